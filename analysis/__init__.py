@@ -1,0 +1,1 @@
+"""Turning batch results into tables: per-clan records, draft picks, win-rate summaries."""

@@ -1,0 +1,248 @@
+"""Volva command line: ``volva run``, ``volva replay``, ``volva version``.
+
+User errors (unknown strategy, bad player count or lineup, bad rule option,
+malformed rule set, unusable --out) print ONE line ``error: ...`` on stderr and
+exit with code 2, before any game is played.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
+                  help="Volva: Monte Carlo simulator of the board game Blood Rage.")
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A user error reported as one 'error: ...' line and exit code 2."""
+
+
+def _fail(msg: str) -> None:
+    sys.stderr.write(f"error: {' '.join(str(msg).split())}\n")
+    sys.stderr.flush()
+    raise typer.Exit(EXIT_USAGE)
+
+
+def volva_version() -> str:
+    """Installed distribution version, or the source tree's version if not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("volva")
+    except PackageNotFoundError:
+        return "0.1.0+source"
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """'key=value' -> (key, value) with value int, bool (true/false) or str. Raises UsageError."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key:
+        raise UsageError(f"--option {text!r}: expected key=value")
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
+    try:
+        return key, int(raw)
+    except ValueError:
+        return key, raw
+
+
+def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str):
+    """Validate the common arguments -> (Ruleset, names, [(kind, params)]). Raises UsageError."""
+    from simulator import enums as E
+    from simulator.ruleset import RulesError, load_ruleset
+    from strategies.builtin import parse_lineup, resolve
+
+    if not 2 <= players <= E.MAX_PLAYERS:
+        raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
+    text = lineup if lineup is not None else ",".join(["greedy"] * players)
+    try:
+        names = parse_lineup(text, players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    opts = dict(parse_option(o) for o in options or [])
+    try:
+        rs = load_ruleset(ruleset, options=opts)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    return rs, names, [resolve(n) for n in names]
+
+
+def _check_out(out: Path) -> None:
+    """Create ``out`` if needed and prove it is a writable directory. Raises UsageError."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {str(out)!r} exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _win_tables(clans) -> list:
+    """Rich tables of win rate by strategy and by seat (95% Wilson intervals)."""
+    from rich.table import Table
+
+    from analysis.records import summary
+    tables = []
+    for key, df in summary(clans).items():
+        t = Table(title=f"Win rate by {key}")
+        for col in (key, "clans", "win rate", "95% CI", "expected", "mean Glory"):
+            t.add_column(col, justify="left" if col == key else "right", no_wrap=True)
+        for idx, r in df.iterrows():
+            t.add_row(str(idx), f"{int(r.n):,}", f"{r.win_rate:.4f}",
+                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{r.expected:.4f}", f"{r.mean_glory:.2f}")
+        tables.append(t)
+    return tables
+
+
+def _progress(console):
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    class GamesPerSecond(ProgressColumn):
+        def render(self, task):
+            done, el = task.completed, task.elapsed
+            return Text(f"{done / el:,.0f} games/s" if el and done else "- games/s")
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+
+
+@app.command()
+def run(
+    players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", help="Comma-separated strategy per seat (default: all greedy)."),
+    games: int = typer.Option(100_000, "--games", help="Games to play."),
+    seed: int = typer.Option(1, "--seed", help="Master seed; game g uses game_seeds(seed, g, 1)."),
+    out: Path = typer.Option(..., "--out", help="Output directory (created if missing)."),
+    batch_size: int = typer.Option(10_000, "--batch-size", help="Games per kernel call / Parquet row group."),
+    option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+) -> None:
+    """Play GAMES games and write clans.parquet, picks.parquet and run.json to OUT."""
+    try:
+        if games < 1:
+            raise UsageError(f"--games {games}; allowed: 1 or more")
+        if batch_size < 1:
+            raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
+        rs, names, pols = _setup(players, lineup, option, ruleset)
+        _check_out(out)
+        import numba
+        if threads is not None:
+            try:
+                numba.set_num_threads(threads)
+            except ValueError as exc:
+                raise UsageError(f"--threads {threads}: {exc}") from None
+    except UsageError as exc:
+        _fail(str(exc))
+    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [])
+    raise typer.Exit(code)
+
+
+def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_args) -> int:
+    """Play the batches, append to Parquet, write run.json; returns the exit code."""
+    import numba
+    import numpy as np
+    import pandas as pd
+    import pyarrow.parquet as pq
+    from rich.console import Console
+
+    from analysis import records as R
+    from simulator.api import game_seeds, play_batch
+
+    meta = {
+        "volva_version": volva_version(), "python": platform.python_version(), "numpy": np.__version__,
+        "numba": numba.__version__, "numba_threads": numba.get_num_threads(), "ruleset": rs.name,
+        "options": rs.options, "option_args": list(option_args), "seed": seed, "players": players,
+        "lineup": names, "games": games, "batch_size": batch_size, "card_file_sha256": rs.card_file_sha256,
+        "started": _now(), "finished": None, "status": "running", "games_done": 0,
+    }
+    run_json = out / "run.json"
+    run_json.write_text(json.dumps(meta, indent=2) + "\n")
+    err = Console(stderr=True)
+    done, status, code = 0, "complete", 0
+    writers = []
+    try:
+        cw = pq.ParquetWriter(out / "clans.parquet", R.CLANS_SCHEMA)
+        writers.append(cw)
+        pw = pq.ParquetWriter(out / "picks.parquet", R.PICKS_SCHEMA)
+        writers.append(pw)
+        with _progress(err) as prog:
+            task = prog.add_task("games", total=games)
+            for first in range(0, games, batch_size):
+                n = min(batch_size, games - first)
+                seeds = game_seeds(seed, first, n)
+                ids = np.arange(first, first + n, dtype=np.int64)
+                batch = play_batch(rs, pols, seeds)
+                cw.write_table(R.arrow_table(R.clans_frame(batch, ids, seeds, rs.name, names), R.CLANS_SCHEMA))
+                pw.write_table(R.arrow_table(R.picks_frame(batch, ids, rs), R.PICKS_SCHEMA))
+                done += n
+                prog.update(task, advance=n)
+    except KeyboardInterrupt:
+        status, code = "interrupted", 130
+        err.print(f"interrupted after {done:,} games; partial results kept in {out}")
+    except BaseException as exc:
+        status = "failed"
+        meta["error"] = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        for w in writers:
+            w.close()
+        meta.update(finished=_now(), status=status, games_done=done)
+        run_json.write_text(json.dumps(meta, indent=2) + "\n")
+    if done:
+        clans = pd.read_parquet(out / "clans.parquet", columns=["strategy", "seat", "win_share", "glory", "n_players"])
+        con = Console()
+        for t in _win_tables(clans):
+            con.print(t)
+        con.print(f"{done:,} games ({status}); output in {out}")
+    return code
+
+
+@app.command()
+def replay(
+    seed: int = typer.Option(..., "--seed", help="Master seed of the run."),
+    players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", help="Comma-separated strategy per seat (default: all greedy)."),
+    game: int = typer.Option(0, "--game", help="Game id within the run (0-based)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+) -> None:
+    """Replay one game of a run and print its log as text."""
+    try:
+        if game < 0:
+            raise UsageError(f"--game {game}; allowed: 0 or more")
+        rs, names, pols = _setup(players, lineup, option, ruleset)
+    except UsageError as exc:
+        _fail(str(exc))
+    from simulator.replay import replay_text
+    typer.echo(replay_text(rs, names, pols, seed, game))
+
+
+@app.command()
+def version() -> None:
+    """Print the Volva, Python, numpy and numba versions."""
+    import numba
+    import numpy as np
+    typer.echo(f"volva {volva_version()} (python {platform.python_version()}, numpy {np.__version__}, "
+               f"numba {numba.__version__})")
+
+
+if __name__ == "__main__":
+    app()

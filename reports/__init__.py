@@ -1,0 +1,1 @@
+"""Report generation (plots and tables) from run output."""

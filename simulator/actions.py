@@ -1,0 +1,211 @@
+"""The Action phase's actions: legality and execution (DIGEST §1.5 Action).
+
+legal_actions_nb lists every legal (type, a, b) for a clan; do_action_nb carries
+one out.  The engine's own legality check, used by the policies and by tests.
+"""
+import numpy as np
+from numba import njit
+
+from . import enums as E
+from .battle import pillage_nb
+from .board import (can_enter_nb, free_villages_nb, horns_nb, invade_cost_nb, is_shiplike_nb,
+                    occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb)
+from .clan import discard_nb, take_from_hand_nb
+from .policy import choose_free_invade_nb, choose_march_nb
+from .state import log_nb
+
+MAX_ACTS = 512  #: capacity of the legal-action buffer
+
+
+@njit(cache=True)
+def _add(acts, n, t, a, b):
+    acts[n, 0] = t
+    acts[n, 1] = a
+    acts[n, 2] = b
+    return n + 1
+
+
+@njit(cache=True)
+def invade_dests_nb(T, S, p, f, out, occ):
+    """Fill out with the locations figure f may invade (fjords for Ships, villages otherwise); returns count."""
+    n = 0
+    if is_shiplike_nb(T, S, p, f):
+        for fj in range(E.N_FJORDS):
+            if can_enter_nb(T, S, p, f, E.LOC_FJORD0 + fj, occ):
+                out[n] = E.LOC_FJORD0 + fj
+                n += 1
+    else:
+        for pr in range(E.N_PROVINCES):
+            if can_enter_nb(T, S, p, f, pr, occ):
+                out[n] = pr
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def slot_choices_nb(S, p, ct, out):
+    """Clan-sheet slots an upgrade of card type ct may go to: the first empty one, else every occupied one."""
+    if ct == E.CT_LEADER:
+        out[0] = E.SLOT_LEADER
+        return 1
+    if ct == E.CT_WARRIOR:
+        out[0] = E.SLOT_WARRIOR
+        return 1
+    if ct == E.CT_SHIP:
+        out[0] = E.SLOT_SHIP
+        return 1
+    if ct == E.CT_MONSTER:
+        s0, ns = E.SLOT_MONSTER0, E.N_MONSTER_SLOTS
+    elif ct == E.CT_CLAN:
+        s0, ns = E.SLOT_CLAN0, 3
+    else:
+        return 0
+    for s in range(s0, s0 + ns):
+        if S.upg[p, s] < 0:
+            out[0] = s
+            return 1
+    for k in range(ns):
+        out[k] = s0 + k
+    return ns
+
+
+@njit(cache=True)
+def legal_actions_nb(T, S, p, acts):
+    """Write clan p's legal actions into acts[:, 3] (type, a, b); returns the count (>= 1: Pass).
+
+    Assumes p has Rage > 0 (a clan at 0 Rage takes no action, DIGEST §1.5).
+    Invade: one entry per distinct reserve figure (any one Warrior stands for all).
+    """
+    n = 0
+    rage = S.rage[p]
+    buf = np.empty(16, np.int64)
+    occ = np.empty(E.N_PROVINCES, np.int64)
+    occupancy_nb(S, occ)
+    if on_board_nb(S, p) < horns_nb(T, S, p):
+        warrior_seen = False
+        for f in range(E.NFIG):
+            if S.loc[p, f] != E.LOC_RESERVE:
+                continue
+            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                if warrior_seen:
+                    continue
+                warrior_seen = True
+            if invade_cost_nb(T, S, p, f) > rage:
+                continue
+            nd = invade_dests_nb(T, S, p, f, buf, occ)
+            for i in range(nd):
+                n = _add(acts, n, E.A_INVADE, f, buf[i])
+    if rage >= 1:
+        for src in range(E.N_PROVINCES):
+            mine = False
+            for f in range(E.NFIG):
+                if S.loc[p, f] == src:
+                    mine = True
+                    break
+            if not mine:
+                continue
+            for dst in range(E.N_PROVINCES):
+                if dst != src and S.destroyed[dst] == 0 and T.prov_villages[dst] > occ[dst]:
+                    n = _add(acts, n, E.A_MARCH, src, dst)
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        ct = T.card_type[c]
+        if ct == E.CT_QUEST:
+            n = _add(acts, n, E.A_QUEST, i, 0)
+        elif ct != E.CT_BATTLE and upgrade_cost_nb(T, S, p, c) <= rage:
+            ns = slot_choices_nb(S, p, ct, buf)
+            for k in range(ns):
+                n = _add(acts, n, E.A_UPGRADE, i, buf[k])
+    for pr in range(E.N_PROVINCES):
+        if S.destroyed[pr] == 0 and S.pillaged[pr] == 0 and present_nb(T, S, p, pr):
+            n = _add(acts, n, E.A_PILLAGE, pr, 0)
+    return _add(acts, n, E.A_PASS, 0, 0)
+
+
+@njit(cache=True)
+def invade_nb(T, S, p, f, dest, free):
+    """Put reserve figure f at dest, paying its invade cost unless ``free``."""
+    cost = 0 if free else invade_cost_nb(T, S, p, f)
+    S.rage[p] -= cost
+    S.loc[p, f] = dest
+    log_nb(S, E.EV_INVADE, p, f, dest, cost, 1 if free else 0, 0)  # HOOK invade (Troll, Fire Giant, Succor)
+
+
+@njit(cache=True)
+def march_nb(T, S, p, src, dst, kinds, params):
+    """March (DIGEST §1.5): pay 1 Rage, move some of p's figures from src to empty villages of dst."""
+    S.rage[p] -= 1
+    cand = np.empty(E.NFIG, np.int64)
+    nc = 0
+    for f in range(E.NFIG):
+        if S.loc[p, f] == src:
+            cand[nc] = f
+            nc += 1
+    k = choose_march_nb(T, S, p, src, dst, cand, nc, free_villages_nb(T, S, dst), kinds[p], params[p])
+    for i in range(k):
+        S.loc[p, cand[i]] = dst
+    log_nb(S, E.EV_MARCH, p, src, dst, k, 0, 0)
+
+
+@njit(cache=True)
+def upgrade_nb(T, S, p, hi, slot, kinds, params):
+    """Upgrade (DIGEST §1.5): pay, place the card in ``slot`` (discarding the old one; a replaced
+    Monster leaves the game), then offer the free invade with that kind of figure."""
+    c = S.hand[p, hi]
+    cost = upgrade_cost_nb(T, S, p, c)
+    S.rage[p] -= cost
+    take_from_hand_nb(S, p, hi)
+    old = S.upg[p, slot]
+    ct = T.card_type[c]
+    fig = -1
+    if ct == E.CT_MONSTER:
+        fig = E.FIG_MONSTER0 + slot - E.SLOT_MONSTER0
+    if old >= 0:
+        discard_nb(S, old)
+        if fig >= 0 and S.loc[p, fig] != E.LOC_NONE:
+            log_nb(S, E.EV_DESTROY, p, fig, S.loc[p, fig], E.CAUSE_REPLACED, 0, 0)
+            S.loc[p, fig] = E.LOC_NONE
+    S.upg[p, slot] = c
+    log_nb(S, E.EV_UPGRADE, p, c, slot, cost, old, 0)
+    if fig >= 0:
+        S.loc[p, fig] = E.LOC_RESERVE
+    elif ct == E.CT_LEADER:
+        fig = E.FIG_LEADER
+    elif ct == E.CT_SHIP:
+        fig = E.FIG_SHIP
+    elif ct == E.CT_WARRIOR:
+        for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
+            if S.loc[p, f] == E.LOC_RESERVE:
+                fig = f
+                break
+    if fig < 0 or S.loc[p, fig] != E.LOC_RESERVE or on_board_nb(S, p) >= horns_nb(T, S, p):
+        return
+    dests = np.empty(16, np.int64)
+    occ = np.empty(E.N_PROVINCES, np.int64)
+    occupancy_nb(S, occ)
+    nd = invade_dests_nb(T, S, p, fig, dests, occ)
+    if nd > 0:
+        i = choose_free_invade_nb(T, S, p, fig, dests, nd, kinds[p], params[p])
+        if i >= 0:
+            invade_nb(T, S, p, fig, dests[i], True)
+
+
+@njit(cache=True)
+def do_action_nb(T, S, p, t, a, b, kinds, params):
+    """Carry out legal action (t, a, b) for clan p."""
+    if t == E.A_INVADE:
+        invade_nb(T, S, p, a, b, False)
+    elif t == E.A_MARCH:
+        march_nb(T, S, p, a, b, kinds, params)
+    elif t == E.A_UPGRADE:
+        upgrade_nb(T, S, p, a, b, kinds, params)
+    elif t == E.A_QUEST:
+        c = take_from_hand_nb(S, p, a)
+        S.quests[p, S.quest_n[p]] = c
+        S.quest_n[p] += 1
+        log_nb(S, E.EV_QUEST, p, c, 0, 0, 0, 0)
+    elif t == E.A_PILLAGE:
+        pillage_nb(T, S, p, a, kinds, params)
+    else:
+        log_nb(S, E.EV_PASS, p, S.rage[p], 0, 0, 0, 0)
+        S.rage[p] = 0

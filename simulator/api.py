@@ -1,0 +1,79 @@
+"""Python facade over the kernels: seeds, lineups and batches in, typed arrays out.
+
+A game is a pure function of (rule set tables, lineup policies, game seed); the
+seed of game ``g`` in an experiment with master seed ``s`` is
+``game_seed(s, g)``, so results do not depend on batch size, thread count or
+the order games are played in.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import enums as E
+from .ruleset import Ruleset
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def game_seeds(master_seed: int, first_game: int, n: int) -> np.ndarray:
+    """uint64[n] seeds of games first_game..first_game+n-1 (splitmix64 of (master, id))."""
+    with np.errstate(over="ignore"):
+        g = np.arange(first_game, first_game + n, dtype=np.uint64)
+        z = np.uint64(master_seed & 0xFFFFFFFFFFFFFFFF) * _GOLDEN + (g + np.uint64(1)) * np.uint64(0xD1B54A32D192ED03)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+class BatchOut(NamedTuple):
+    """Per-game, per-seat results of one batch (G games, P seats)."""
+    glory: np.ndarray  #: int32[G, P, N_GLORY_SRC] Glory by source (GLORY_SOURCE_NAMES order)
+    stats: np.ndarray  #: int8[G, P, 3] final step index 0..5 of Rage, Axes, Horns
+    path: np.ndarray  #: int8[G, P, MAX_PATH] stat codes in raise order, -1 padding
+    rage_end: np.ndarray  #: int16[G, P] Rage left at the end of the last Action phase
+    picks: np.ndarray  #: int16[G, P, 3, MAX_PICKS] drafted card ids by age and pick, -1 padding
+    rank: np.ndarray  #: int8[G, P] 1 = winner; tied clans share a rank
+    n_turns: np.ndarray  #: int32[G] turns taken in Action phases (all ages)
+
+
+def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
+    """[(POL_* kind, float64[N_PARAMS] params)] per seat -> (int8[P], float64[P, N_PARAMS])."""
+    kinds = np.array([k for k, _ in lineup], np.int8)
+    params = np.stack([np.asarray(p, np.float64) for _, p in lineup])
+    return kinds, params
+
+
+def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np.ndarray) -> BatchOut:
+    """Play one complete game per seed; seat i uses lineup[i].
+
+    Args: ruleset from load_ruleset; lineup of length P (2..5); seeds uint64[G].
+    Raises ValueError for a player count outside 2..5.
+    """
+    from .playout import play_batch_nb
+    P = len(lineup)
+    if not 2 <= P <= E.MAX_PLAYERS:
+        raise ValueError(f"players: {P}; allowed: 2..{E.MAX_PLAYERS}")
+    kinds, params = policy_arrays(lineup)
+    G = len(seeds)
+    out = BatchOut(
+        glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
+        path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
+        picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
+        n_turns=np.zeros(G, np.int32),
+    )
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, *out)
+    return out
+
+
+def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True):
+    """Play one game; return its final state record (STATE_DTYPE: .glory, .rank, .log, ...)."""
+    from .playout import play_game_nb
+    from .state import new_state
+    if not 2 <= len(lineup) <= E.MAX_PLAYERS:
+        raise ValueError(f"players: {len(lineup)}; allowed: 2..{E.MAX_PLAYERS}")
+    kinds, params = policy_arrays(lineup)
+    S = new_state()[0]
+    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log)
+    return S

@@ -1,0 +1,238 @@
+"""Board queries: STR, costs, capacity, presence (DIGEST §1.1, §1.2, §1.4, §1.7).
+
+Small pure kernels over (T: tables record, S: state record); none mutate the state.
+"""
+from numba import njit
+
+from . import enums as E
+from .state import G_NP
+
+
+@njit(cache=True)
+def card_op_index_nb(T, c, op):
+    """Index k of opcode ``op`` on card c, or -1."""
+    if c < 0:
+        return -1
+    for k in range(E.MAX_EFFECTS):
+        if T.card_op[c, k] == op:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def upgrade_with_op_nb(T, S, p, op):
+    """Card id of clan p's upgrade carrying opcode ``op``, or -1."""
+    for s in range(E.N_SLOTS):
+        c = S.upg[p, s]
+        if c >= 0 and card_op_index_nb(T, c, op) >= 0:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def monster_card_nb(S, p, f):
+    """Card id of the Monster figure in slot f (FIG_MONSTER0..), or -1."""
+    return S.upg[p, E.SLOT_MONSTER0 + f - E.FIG_MONSTER0]
+
+
+@njit(cache=True)
+def fig_kind_nb(f):
+    if f == E.FIG_LEADER:
+        return E.KIND_LEADER
+    if f == E.FIG_SHIP:
+        return E.KIND_SHIP
+    if f >= E.FIG_MONSTER0:
+        return E.KIND_MONSTER
+    return E.KIND_WARRIOR
+
+
+@njit(cache=True)
+def is_shiplike_nb(T, S, p, f):
+    """True for the Ship and for a Monster with as_ship (Sea Serpent, DIGEST §1.2)."""
+    if f == E.FIG_SHIP:
+        return True
+    if f >= E.FIG_MONSTER0:
+        return card_op_index_nb(T, monster_card_nb(S, p, f), E.OP_AS_SHIP) >= 0
+    return False
+
+
+@njit(cache=True)
+def fig_str_nb(T, S, p, f, where):
+    """STR of a non-Warrior figure at location ``where`` (Warriors: warrior_str_nb)."""
+    if f == E.FIG_LEADER:
+        return T.fig_str[0]
+    if f == E.FIG_SHIP:
+        return T.fig_str[2]
+    c = monster_card_nb(S, p, f)
+    k = card_op_index_nb(T, c, E.OP_YGGDRASIL)
+    if k >= 0 and where == E.YGGDRASIL:
+        return T.card_a[c, k]
+    return T.card_value[c]
+
+
+@njit(cache=True)
+def warrior_str_nb(T, S, p, n):
+    """STR of n of clan p's Warriors standing in one province (Brothers/Experts/Masters, DIGEST §1.7)."""
+    c = upgrade_with_op_nb(T, S, p, E.OP_WARRIOR_STR)
+    if c < 0:
+        return n * T.fig_str[1]
+    k = card_op_index_nb(T, c, E.OP_WARRIOR_STR)
+    return (n // 2) * T.card_a[c, k] + (n % 2) * T.card_b[c, k]
+
+
+@njit(cache=True)
+def fjord_loc_of_nb(T, prov):
+    """loc code of the fjord supporting ``prov``, or -1 (Yggdrasil has none)."""
+    f = T.prov_fjord[prov]
+    return -1 if f < 0 else E.LOC_FJORD0 + f
+
+
+@njit(cache=True)
+def clan_str_nb(T, S, p, prov):
+    """Clan p's STR in province ``prov``: its figures there plus its Ships in the supporting fjord (DIGEST §1.2)."""
+    floc = fjord_loc_of_nb(T, prov)
+    total = 0
+    nw = 0
+    for f in range(E.NFIG):
+        l = S.loc[p, f]
+        if l == prov:
+            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                nw += 1
+            else:
+                total += fig_str_nb(T, S, p, f, prov)
+        elif floc >= 0 and l == floc:
+            total += fig_str_nb(T, S, p, f, l)
+    return total + warrior_str_nb(T, S, p, nw)
+
+
+@njit(cache=True)
+def present_nb(T, S, p, prov):
+    """True if clan p has a figure in prov or a Ship in its supporting fjord."""
+    floc = fjord_loc_of_nb(T, prov)
+    for f in range(E.NFIG):
+        l = S.loc[p, f]
+        if l == prov or (floc >= 0 and l == floc):
+            return True
+    return False
+
+
+@njit(cache=True)
+def occupied_nb(S, prov):
+    """Figures of all clans in province ``prov`` (villages taken)."""
+    n = 0
+    for p in range(S.gs[G_NP]):
+        for f in range(E.NFIG):
+            if S.loc[p, f] == prov:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def occupancy_nb(S, occ):
+    """occ[prov] = figures of all clans in each province (one pass over the figures)."""
+    occ[:] = 0
+    for p in range(S.gs[G_NP]):
+        for f in range(E.NFIG):
+            l = S.loc[p, f]
+            if 0 <= l < E.N_PROVINCES:
+                occ[l] += 1
+
+
+@njit(cache=True)
+def free_villages_nb(T, S, prov):
+    """Empty villages in prov (0 if destroyed; Yggdrasil effectively unlimited)."""
+    if S.destroyed[prov]:
+        return 0
+    return T.prov_villages[prov] - occupied_nb(S, prov)
+
+
+@njit(cache=True)
+def on_board_nb(S, p):
+    """Clan p's figures on the board (provinces and fjords)."""
+    n = 0
+    for f in range(E.NFIG):
+        if S.loc[p, f] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def horns_nb(T, S, p):
+    """Most figures clan p may have on the board (Horns stat, DIGEST §1.4)."""
+    return T.track[E.STAT_HORNS, S.stat[p, E.STAT_HORNS]]
+
+
+@njit(cache=True)
+def fjord_usable_nb(T, S, fj):
+    """A fjord is usable while one of its two provinces stands (DIGEST §1.2)."""
+    return S.destroyed[T.fjord_prov[fj, 0]] == 0 or S.destroyed[T.fjord_prov[fj, 1]] == 0
+
+
+@njit(cache=True)
+def invade_cost_nb(T, S, p, f):
+    """Rage to invade with figure f (DIGEST §1.1, §1.7: Leader option, Warrior upgrade value, free Monsters)."""
+    if f == E.FIG_LEADER:
+        return T.opts[E.OPT_LEADER_INVADE_COST]
+    if f == E.FIG_SHIP:
+        return T.fig_str[2]
+    if f >= E.FIG_MONSTER0:
+        c = monster_card_nb(S, p, f)
+        if card_op_index_nb(T, c, E.OP_FREE_FIGURE) >= 0:
+            return 0
+        return T.card_value[c]
+    c = S.upg[p, E.SLOT_WARRIOR]
+    return T.card_value[c] if c >= 0 else T.fig_str[1]
+
+
+@njit(cache=True)
+def upgrade_cost_nb(T, S, p, c):
+    """Rage to put upgrade card c on the clan sheet (free Monsters 0; Charm discount, not below 0)."""
+    v = T.card_value[c]
+    if card_op_index_nb(T, c, E.OP_FREE_FIGURE) >= 0:
+        v = 0
+    d = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT)
+    if d >= 0:
+        v -= T.card_a[d, card_op_index_nb(T, d, E.OP_UPGRADE_DISCOUNT)]
+    return max(v, 0)
+
+
+@njit(cache=True)
+def can_enter_nb(T, S, p, f, dest, occ):
+    """May figure f be placed at ``dest`` by an invade (ignoring Rage and Horns)? occ: occupancy_nb."""
+    if is_shiplike_nb(T, S, p, f):
+        return dest >= E.LOC_FJORD0 and fjord_usable_nb(T, S, dest - E.LOC_FJORD0)
+    if dest >= E.LOC_FJORD0:
+        return False
+    if dest == E.YGGDRASIL:
+        if f < E.FIG_MONSTER0 or card_op_index_nb(T, monster_card_nb(S, p, f), E.OP_YGGDRASIL) < 0:
+            return False
+    return S.destroyed[dest] == 0 and T.prov_villages[dest] > occ[dest]
+
+
+@njit(cache=True)
+def has_enemy_nb(T, S, p, prov):
+    """True if any clan other than p is present in prov or its supporting fjord."""
+    for q in range(S.gs[G_NP]):
+        if q != p and present_nb(T, S, q, prov):
+            return True
+    return False
+
+
+@njit(cache=True)
+def max_enemy_str_nb(T, S, p, prov):
+    """Highest STR among the other clans in prov."""
+    m = 0
+    for q in range(S.gs[G_NP]):
+        if q != p:
+            s = clan_str_nb(T, S, q, prov)
+            if s > m:
+                m = s
+    return m
+
+
+@njit(cache=True)
+def card_value_nb(T, c):
+    """Printed +STR of card c in battle: battle cards their value, others 0 (X counts 0 here)."""
+    if T.card_type[c] != E.CT_BATTLE or T.card_value[c] < 0:
+        return 0
+    return T.card_value[c]

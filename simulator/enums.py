@@ -1,0 +1,209 @@
+"""Integer codes shared by the kernels and the Python side.
+
+Every code the numba kernels read lives here, as a module-level int (numba
+freezes module globals at compile time).  The matching label tuples give the
+names used in logs, tables and the CLI; ``tests/test_enums.py`` checks that
+labels and codes agree.  Codes are 0-based; ``-1`` means "none".
+"""
+
+# --- figures (DIGEST §1.1) -------------------------------------------------
+# Each clan owns NFIG figure slots with fixed meaning:
+#   0 Leader, 1..8 Warriors, 9 Ship, 10..11 Monster slot 0/1.
+NFIG = 12  #: figure slots per clan
+FIG_LEADER = 0  #: slot of the Leader
+FIG_WARRIOR0 = 1  #: first Warrior slot (8 Warriors: 1..8)
+N_WARRIORS = 8  #: Warriors per clan
+FIG_SHIP = 9  #: slot of the Ship
+FIG_MONSTER0 = 10  #: first Monster slot (2 Monsters: 10, 11)
+N_MONSTER_SLOTS = 2  #: Monster upgrade slots
+
+KIND_LEADER = 0  #: figure kind: Leader
+KIND_WARRIOR = 1  #: figure kind: Warrior
+KIND_SHIP = 2  #: figure kind: Ship
+KIND_MONSTER = 3  #: figure kind: Monster
+KIND_NAMES = ("Leader", "Warrior", "Ship", "Monster")
+
+# --- locations ---------------------------------------------------------------
+# loc[p, f] of a figure: 0..8 a province (0..7 the outer ring, 8 Yggdrasil),
+# 9..12 a fjord (LOC_FJORD0 + fjord index), or one of the negative codes.
+N_PROVINCES = 9  #: provinces on the board, Yggdrasil included
+N_OUTER = 8  #: outer provinces (ring 0..7)
+YGGDRASIL = 8  #: province index of Yggdrasil
+N_FJORDS = 4  #: fjords
+LOC_FJORD0 = 9  #: loc code of fjord 0
+LOC_RESERVE = -1  #: in the clan's reserve
+LOC_VALHALLA = -2  #: in Valhalla
+LOC_NONE = -3  #: not in play (Monster slot empty, or the figure left the game)
+N_REGIONS = 3  #: Manheim, Jotunheim, Alfheim (Yggdrasil belongs to none: -1)
+
+# --- stats (DIGEST §1.4) -----------------------------------------------------
+STAT_RAGE = 0  #: Rage track
+STAT_AXES = 1  #: Axes track
+STAT_HORNS = 2  #: Horns track
+N_STATS = 3
+N_STEPS = 6  #: steps per track (index 0..5)
+STAT_NAMES = ("rage", "axes", "horns")
+
+# --- pillage rewards (DIGEST §1.3, §1.6) --------------------------------------
+REWARD_RAGE = 0  #: +1 Rage step
+REWARD_AXES = 1  #: +1 Axes step
+REWARD_HORNS = 2  #: +1 Horns step
+REWARD_GLORY = 3  #: +5 Glory
+REWARD_ALL = 4  #: +1 step on all three (Yggdrasil)
+REWARD_NAMES = ("rage", "axes", "horns", "glory5", "all")
+
+# --- cards -------------------------------------------------------------------
+CT_BATTLE = 0  #: battle card (+STR)
+CT_LEADER = 1  #: Leader upgrade
+CT_WARRIOR = 2  #: Warrior upgrade
+CT_SHIP = 3  #: Ship upgrade
+CT_MONSTER = 4  #: Monster upgrade
+CT_CLAN = 5  #: clan upgrade
+CT_QUEST = 6  #: quest
+CARD_TYPE_NAMES = ("battle", "leader", "warrior", "ship", "monster", "clan", "quest")
+
+GOD_NAMES = ("odin", "thor", "tyr", "loki", "frigga", "heimdall")  #: god codes 0..5
+
+# Upgrade slots on the clan sheet (DIGEST §1.5 Upgrade): 8 slots.
+SLOT_LEADER = 0  #: Leader slot
+SLOT_WARRIOR = 1  #: Warrior slot
+SLOT_SHIP = 2  #: Ship slot
+SLOT_MONSTER0 = 3  #: Monster slots 3, 4
+SLOT_CLAN0 = 5  #: clan slots 5, 6, 7
+N_SLOTS = 8
+
+# --- effect opcodes and the hooks they act at ---------------------------------
+# A card carries up to MAX_EFFECTS (opcode, a, b) triples; see
+# simulator/data/blood-rage/opcodes.toml for names, hooks and parameters.
+MAX_EFFECTS = 3  #: effects per card
+OP_NONE = -1  #: no effect
+OP_WARRIOR_STR = 0  #: static: Warriors count a per pair, b alone, in one province
+OP_FREE_FIGURE = 1  #: static: this Monster costs 0 Rage to upgrade and to invade
+OP_AS_SHIP = 2  #: static: this Monster is placed in fjords like a Ship
+OP_YGGDRASIL = 3  #: static: may invade Yggdrasil; STR a while in Yggdrasil
+OP_UPGRADE_DISCOUNT = 4  #: static: your upgrades cost a Rage less (not below 0)
+OP_COPY_HIGHEST = 5  #: reveal: value = highest value among opponents' cards
+OP_QUEST_REGION = 6  #: quest: most STR in at least one province of region a
+OP_QUEST_YGGDRASIL = 7  #: quest: most STR in Yggdrasil
+OP_QUEST_VALHALLA = 8  #: quest: at least a of your figures in Valhalla
+OP_QUEST_WIDESPREAD = 9  #: quest: most STR in at least a provinces
+N_OPCODES = 10
+
+HOOK_STATIC = 0  #: read whenever STR or a cost is computed
+HOOK_REVEAL = 1  #: when battle cards are revealed
+HOOK_BEFORE_COMPARE = 2  #: before STR is compared
+HOOK_LATE = 3  #: late play after the reveal
+HOOK_WIN = 4  #: the battle's winner
+HOOK_LOSE = 5  #: a battle's loser
+HOOK_DESTROY = 6  #: one of your figures is destroyed
+HOOK_RELEASE = 7  #: Release Valhalla
+HOOK_INVADE = 8  #: after you invade
+HOOK_ACTION = 9  #: usable as an action
+HOOK_QUEST = 10  #: checked at the Quest phase
+HOOK_GAME_END = 11  #: end of the game
+HOOK_RAGNAROK = 12  #: Ragnarök destroys your figures
+HOOK_PILLAGE = 13  #: after a successful pillage
+HOOK_NAMES = ("static", "reveal", "before_compare", "late", "win", "lose", "destroy",
+              "release", "invade", "action", "quest", "game_end", "ragnarok", "pillage")
+
+# --- Glory sources (clans.parquet glory_* columns) -----------------------------
+G_BATTLE = 0  #: Axes Glory for winning a battle
+G_PILLAGE = 1  #: the "5 Glory" pillage reward
+G_QUEST = 2  #: completed quests
+G_RAGNAROK = 3  #: figures destroyed by Ragnarök
+G_BONUS = 4  #: end-of-game stat bonuses
+G_CARDS = 5  #: card texts
+N_GLORY_SRC = 6
+GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards")
+
+# --- actions (DIGEST §1.5 Action) ---------------------------------------------
+A_INVADE = 0  #: a = figure slot, b = destination loc
+A_MARCH = 1  #: a = source province, b = destination province
+A_UPGRADE = 2  #: a = hand index, b = slot
+A_QUEST = 3  #: a = hand index
+A_PILLAGE = 4  #: a = province
+A_PASS = 5  #: —
+N_ACTION_TYPES = 6
+ACTION_NAMES = ("invade", "march", "upgrade", "quest", "pillage", "pass")
+
+# --- policies ----------------------------------------------------------------
+POL_RANDOM = 0  #: uniform over legal choices
+POL_GREEDY = 1  #: the built-in heuristic, tuned by a parameter vector
+POLICY_NAMES = ("random", "greedy")
+
+# Greedy parameter vector (float64[N_PARAMS]).  Index constants:
+P_W_BATTLE = 0  #: draft weight per +STR of a battle card
+P_W_MONSTER = 1  #: draft weight per STR of a Monster
+P_W_QUEST = 2  #: draft weight of a quest
+P_W_UPGRADE = 3  #: draft weight of a Leader/Warrior/Ship/clan upgrade
+P_PILLAGE_MARGIN = 4  #: STR margin wanted over the strongest enemy before pillaging
+P_OPP_CARD = 5  #: battle card value assumed for each opponent
+P_LATE_RAGE = 6  #: at or below this Rage, invade the doomed province for Ragnarök Glory
+P_STAT0 = 7  #: stat raise preference: first, second, third stat code
+P_STAT1 = 8
+P_STAT2 = 9
+N_PARAMS = 10
+
+# --- rule options (index into the int32 options vector) ------------------------
+OPT_LEADER_INVADE_COST = 0  #: Rage the Leader costs to invade (DIGEST §1.1, default 0)
+OPT_TIE_BREAK = 1  #: 0 rage (most Rage left), 1 shared (DIGEST §1.5)
+OPT_DRAFT = 2  #: 1 draft (DIGEST §1.5), 0 deal six (001 "no drafting" option)
+OPT_MAX_ACTIONS = 3  #: safety cap on turns in one Action phase
+N_OPTIONS = 4
+TIE_BREAK_NAMES = ("rage", "shared")
+
+# --- game log events (one int32[8] row: event, age, player, a, b, c, d, e) ----
+EV_AGE = 0  #: a new age begins: a = first player
+EV_PICK = 1  #: draft pick: a = card, b = pick number
+EV_CARRY = 2  #: carried card joins the hand: a = card
+EV_INVADE = 3  #: a = figure slot, b = loc, c = Rage paid, d = free (1) or not
+EV_MARCH = 4  #: a = from, b = to, c = figures moved
+EV_UPGRADE = 5  #: a = card, b = slot, c = Rage paid, d = replaced card or -1
+EV_QUEST = 6  #: a = card committed
+EV_PILLAGE = 7  #: a = province attacked
+EV_CALL = 8  #: Call to Battle move: a = figure slot, b = from, c = to
+EV_PLAY = 9  #: card played in battle: a = card, b = its value
+EV_TOTAL = 10  #: battle total: a = figures' STR, b = cards' value, c = total
+EV_WIN = 11  #: battle won: a = province, b = Axes Glory
+EV_TIE = 12  #: battle tied, everyone loses: a = province
+EV_DESTROY = 13  #: figure to Valhalla: a = figure slot, b = from loc, c = cause
+EV_REWARD = 14  #: pillage reward: a = province, b = reward code
+EV_PASS = 15  #: player passes with a Rage left
+EV_NOBATTLE = 16  #: pillage unopposed: a = province
+EV_KEEP = 17  #: card kept at Discard: a = card
+EV_DISCARD = 18  #: card discarded: a = card
+EV_QUESTRES = 19  #: quest result: a = card, b = met, c = Glory
+EV_RAISE = 20  #: stat raised: a = stat, b = new step index (0..5), c = cause
+EV_RAGNAROK = 21  #: province destroyed: a = province, b = figures lost, c = Glory
+EV_RELEASE = 22  #: figures released from Valhalla: a = count
+EV_BONUS = 23  #: end bonus: a = stat, b = Glory
+EV_FINAL = 24  #: final: a = Glory, b = rank, c = Rage at end of last Action phase
+EV_PREDESTROY = 25  #: province destroyed at setup: a = province
+EV_DOOM = 26  #: Ragnarök token of age b: a = province
+EV_TOKEN = 27  #: pillage token: a = province, b = reward
+EV_PHASE = 28  #: phase starts: a = phase code
+EV_NOCARD = 29  #: clan in battle with no card to play
+N_EVENTS = 30
+
+PH_DRAFT = 0
+PH_ACTION = 1
+PH_DISCARD = 2
+PH_QUEST = 3
+PH_RAGNAROK = 4
+PH_RELEASE = 5
+PH_END = 6
+PHASE_NAMES = ("Gods' Gifts", "Action", "Discard", "Quest", "Ragnarök", "Release Valhalla", "End of game")
+
+CAUSE_BATTLE = 0  #: destroyed as a battle loser
+CAUSE_RAGNAROK = 1  #: destroyed by Ragnarök
+CAUSE_REPLACED = 2  #: Monster replaced by a new Monster upgrade (leaves the game)
+RAISE_REWARD = 0  #: raise from a pillage reward
+RAISE_QUEST = 1  #: raise from a quest
+RAISE_CARD = 2  #: raise from a card text
+
+MAX_HAND = 24  #: hand capacity
+MAX_QUESTS = 16  #: committed quests capacity
+MAX_DECK = 48  #: age deck capacity
+MAX_PATH = 40  #: stat raises recorded per clan
+MAX_PICKS = 8  #: picks recorded per age
+MAX_PLAYERS = 5

@@ -1,0 +1,275 @@
+"""Setup and the phases of an age (DIGEST §1.3, §1.5), and the end of the game."""
+import numpy as np
+from numba import njit
+
+from . import enums as E
+from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
+from .board import clan_str_nb, fjord_loc_of_nb
+from .clan import (add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb,
+                   to_valhalla_nb, total_glory_nb)
+from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
+from .rng import rand_int_nb, shuffle_nb
+from .state import G_NP, G_AGE, G_CAPPED, G_FIRST, G_TURNS, log_nb
+
+
+@njit(cache=True)
+def setup_nb(T, S):
+    """DIGEST §1.3: Ragnarök tokens (3 on the Age track, then the pre-destroyed provinces by
+    player count), pillage tokens, first player, the three shuffled age decks."""
+    P = S.gs[G_NP]
+    rag = np.arange(E.N_OUTER).astype(np.int8)
+    shuffle_nb(S.rs, rag, E.N_OUTER)
+    for a in range(3):
+        S.doom[a] = rag[a]
+        log_nb(S, E.EV_DOOM, -1, rag[a], a + 1, 0, 0, 0)
+    k = T.predestroyed[P]
+    for i in range(3, 3 + k):
+        S.destroyed[rag[i]] = 1
+        log_nb(S, E.EV_PREDESTROY, -1, rag[i], 0, 0, 0, 0)
+    for i in range(3 + k, E.N_OUTER):
+        S.spare_doom[i - 3 - k] = rag[i]
+    tok = T.outer_tokens.copy()
+    shuffle_nb(S.rs, tok, E.N_OUTER)
+    for pr in range(E.N_OUTER):
+        S.token[pr] = tok[pr]
+    S.token[E.YGGDRASIL] = T.ygg_token
+    for pr in range(E.N_PROVINCES):
+        if S.destroyed[pr] == 0:
+            log_nb(S, E.EV_TOKEN, -1, pr, S.token[pr], 0, 0, 0)
+    S.gs[G_FIRST] = rand_int_nb(S.rs, P)
+    for q in range(P):  # Monster figures exist only once recruited
+        for f in range(E.FIG_MONSTER0, E.NFIG):
+            S.loc[q, f] = E.LOC_NONE
+    for a in range(3):
+        n = 0
+        for c in range(T.card_age.shape[0]):
+            if T.card_age[c] == a + 1:
+                for _ in range(T.card_copies[c, P]):
+                    S.deck[a, n] = c
+                    n += 1
+        shuffle_nb(S.rs, S.deck[a], n)
+        S.deck_n[a] = n
+
+
+@njit(cache=True)
+def draft_nb(T, S, kinds, params):
+    """Gods' Gifts (DIGEST §1.5 Draft): deal, keep pick_n and pass left until keep are kept;
+    the rest are discarded unseen; then a carried card joins the hand."""
+    P = S.gs[G_NP]
+    a = S.gs[G_AGE] - 1
+    deal = T.deal if T.opts[E.OPT_DRAFT] == 1 else T.keep
+    packs = np.empty((P, deal), np.int16)
+    plen = np.full(P, deal, np.int64)
+    for q in range(P):
+        for j in range(deal):
+            S.deck_n[a] -= 1
+            packs[q, j] = S.deck[a, S.deck_n[a]]
+            S.deck[a, S.deck_n[a]] = -1
+    per = T.pick_n[P] if T.opts[E.OPT_DRAFT] == 1 else T.keep
+    picked = 0
+    for r in range(T.keep // per):
+        for q in range(P):
+            pk = (q - r) % P  # packs pass left: at round r, q holds the pack dealt to q - r
+            for j in range(per):
+                i = draft_pick_nb(T, S, q, packs[pk], plen[pk], kinds[q], params[q])
+                c = packs[pk, i]
+                plen[pk] -= 1
+                packs[pk, i] = packs[pk, plen[pk]]
+                add_to_hand_nb(S, q, c)
+                if picked + j < E.MAX_PICKS:
+                    S.picks[q, a, picked + j] = c
+                log_nb(S, E.EV_PICK, q, c, picked + j + 1, 0, 0, 0)
+        picked += per
+    for pk in range(P):
+        for j in range(plen[pk]):
+            discard_nb(S, packs[pk, j])
+    for q in range(P):
+        if S.carried[q] >= 0:
+            add_to_hand_nb(S, q, S.carried[q])
+            log_nb(S, E.EV_CARRY, q, S.carried[q], 0, 0, 0, 0)
+            S.carried[q] = -1
+
+
+@njit(cache=True)
+def all_pillaged_nb(S):
+    for pr in range(E.N_PROVINCES):
+        if S.destroyed[pr] == 0 and S.pillaged[pr] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def action_phase_nb(T, S, kinds, params):
+    """DIGEST §1.5 Action: Rage set to the Rage stat; one action per turn from the first player,
+    clockwise, skipping clans at 0 Rage; ends when all are at 0 Rage or every standing
+    province is pillaged."""
+    P = S.gs[G_NP]
+    for q in range(P):
+        S.rage[q] = T.track[E.STAT_RAGE, S.stat[q, E.STAT_RAGE]]
+    acts = np.empty((MAX_ACTS, 3), np.int64)
+    q = S.gs[G_FIRST]
+    turns = 0
+    while True:
+        anyone = False
+        for r in range(P):
+            if S.rage[r] > 0:
+                anyone = True
+        if not anyone or all_pillaged_nb(S):
+            break
+        if turns >= T.opts[E.OPT_MAX_ACTIONS]:
+            S.gs[G_CAPPED] += 1
+            break
+        if S.rage[q] > 0:
+            n = legal_actions_nb(T, S, q, acts)
+            i = choose_action_nb(T, S, q, acts, n, kinds[q], params[q])
+            do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)
+            turns += 1
+        q = (q + 1) % P
+    for r in range(P):
+        S.rage_end[r] = S.rage[r]
+    S.gs[G_TURNS] += turns
+
+
+@njit(cache=True)
+def discard_phase_nb(T, S, kinds, params):
+    """DIGEST §1.5 Discard: keep at most carry[age] cards (age 3: none); the rest are discarded."""
+    keep = T.carry[S.gs[G_AGE] - 1]
+    for q in range(S.gs[G_NP]):
+        if keep > 0 and S.hand_n[q] > 0:
+            i = choose_keep_nb(T, S, q, kinds[q], params[q])
+            if i >= 0:
+                S.carried[q] = take_from_hand_nb(S, q, i)
+                log_nb(S, E.EV_KEEP, q, S.carried[q], 0, 0, 0, 0)
+        while S.hand_n[q] > 0:
+            c = take_from_hand_nb(S, q, S.hand_n[q] - 1)
+            discard_nb(S, c)
+            log_nb(S, E.EV_DISCARD, q, c, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def has_most_str_nb(T, S, p, prov):
+    """Strictly more STR in prov than every other clan (DIGEST §1.5 Quest; a tie fails)."""
+    if S.destroyed[prov]:
+        return False
+    mine = clan_str_nb(T, S, p, prov)
+    if mine <= 0:
+        return False
+    for q in range(S.gs[G_NP]):
+        if q != p and clan_str_nb(T, S, q, prov) >= mine:
+            return False
+    return True
+
+
+@njit(cache=True)
+def quest_met_nb(T, S, p, c):
+    """Is quest card c met by clan p now? (DIGEST §1.5 Quest, card texts of cards.csv)."""
+    for k in range(E.MAX_EFFECTS):
+        op = T.card_op[c, k]
+        arg = T.card_a[c, k]
+        if op == E.OP_QUEST_REGION:
+            for pr in range(E.N_PROVINCES):
+                if T.prov_region[pr] == arg and has_most_str_nb(T, S, p, pr):
+                    return True
+            return False
+        if op == E.OP_QUEST_YGGDRASIL:
+            return has_most_str_nb(T, S, p, E.YGGDRASIL)
+        if op == E.OP_QUEST_VALHALLA:
+            n = 0
+            for f in range(E.NFIG):
+                if S.loc[p, f] == E.LOC_VALHALLA:
+                    n += 1
+            return n >= arg
+        if op == E.OP_QUEST_WIDESPREAD:
+            n = 0
+            for pr in range(E.N_PROVINCES):
+                if has_most_str_nb(T, S, p, pr):
+                    n += 1
+            return n >= arg
+    return False
+
+
+@njit(cache=True)
+def quest_phase_nb(T, S, kinds, params):
+    """DIGEST §1.5 Quest: each committed quest met gives its Glory and one stat raise; all are discarded."""
+    P = S.gs[G_NP]
+    for k in range(P):
+        q = (S.gs[G_FIRST] + k) % P
+        for j in range(S.quest_n[q]):
+            c = S.quests[q, j]
+            met = quest_met_nb(T, S, q, c)
+            g = T.card_qglory[c] if met else 0  # HOOK quest (Odin's Throne)
+            log_nb(S, E.EV_QUESTRES, q, c, 1 if met else 0, g, 0, 0)
+            if met:
+                gain_glory_nb(S, q, E.G_QUEST, g)
+                s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)
+                if s >= 0:
+                    raise_stat_nb(S, q, s, E.RAISE_QUEST)
+            discard_nb(S, c)
+            S.quests[q, j] = -1
+        S.quest_n[q] = 0
+
+
+@njit(cache=True)
+def ragnarok_nb(T, S):
+    """DIGEST §1.5 Ragnarök: the doomed province is destroyed; its figures and the Ships in its
+    supporting fjord go to Valhalla for 2/3/4 Glory each by age."""
+    a = S.gs[G_AGE]
+    prov = S.doom[a - 1]
+    S.destroyed[prov] = 1
+    floc = fjord_loc_of_nb(T, prov)
+    per = T.ragnarok_glory[a - 1]
+    for q in range(S.gs[G_NP]):
+        n = 0
+        for f in range(E.NFIG):
+            l = S.loc[q, f]
+            if l == prov or (floc >= 0 and l == floc):
+                to_valhalla_nb(S, q, f, E.CAUSE_RAGNAROK)
+                n += 1
+        if n > 0:
+            gain_glory_nb(S, q, E.G_RAGNAROK, n * per)  # HOOK ragnarok (Odin's Inspiration)
+            log_nb(S, E.EV_RAGNAROK, q, prov, n, n * per, 0, 0)
+
+
+@njit(cache=True)
+def release_nb(S):
+    """DIGEST §1.5 Release Valhalla: every figure in Valhalla returns to its reserve."""
+    for q in range(S.gs[G_NP]):
+        n = 0
+        for f in range(E.NFIG):
+            if S.loc[q, f] == E.LOC_VALHALLA:
+                S.loc[q, f] = E.LOC_RESERVE
+                n += 1
+        if n > 0:
+            log_nb(S, E.EV_RELEASE, q, n, 0, 0, 0, 0)  # HOOK release (Loki's Domain/Eminence/Wrath)
+
+
+@njit(cache=True)
+def end_age_nb(S):
+    """Flip pillage tokens back; the first-player token passes left."""
+    for pr in range(E.N_PROVINCES):
+        S.pillaged[pr] = 0
+    S.gs[G_FIRST] = (S.gs[G_FIRST] + 1) % S.gs[G_NP]
+
+
+@njit(cache=True)
+def end_game_nb(T, S, rank):
+    """DIGEST §1.4, §1.5 End of game: stat bonuses, then rank (1 = best) with the tie-break option
+    (most Rage left at the end of the last Action phase; still tied: shared)."""
+    P = S.gs[G_NP]
+    for q in range(P):  # HOOK game_end (Thor's Conquest) goes first
+        for s in range(E.N_STATS):
+            g = T.bonus[S.stat[q, s]]
+            if g > 0:
+                gain_glory_nb(S, q, E.G_BONUS, g)
+                log_nb(S, E.EV_BONUS, q, s, g, 0, 0, 0)
+    by_rage = T.opts[E.OPT_TIE_BREAK] == 0
+    for q in range(P):
+        gq = total_glory_nb(S, q)
+        r = 1
+        for o in range(P):
+            go = total_glory_nb(S, o)
+            if go > gq or (by_rage and go == gq and S.rage_end[o] > S.rage_end[q]):
+                r += 1
+        rank[q] = r
+    for q in range(P):
+        log_nb(S, E.EV_FINAL, q, total_glory_nb(S, q), rank[q], S.rage_end[q], 0, 0)

@@ -1,0 +1,253 @@
+"""Player policies: every decision the engine asks goes through one of these kernels.
+
+kind (int8) selects the policy (POL_RANDOM, POL_GREEDY); params (float64[N_PARAMS])
+tunes it.  New strategies plug in as parameter vectors, never as Python callbacks.
+Each kernel returns an index into the legal choices it was given (-1 = decline
+where declining is allowed).
+"""
+import numpy as np
+from numba import njit
+
+from . import enums as E
+from .board import (card_value_nb, clan_str_nb, fig_str_nb, max_enemy_str_nb,
+                    present_nb, has_enemy_nb, warrior_str_nb, upgrade_cost_nb)
+from .rng import rand_int_nb, shuffle_nb
+from .state import G_NP, G_AGE
+
+NEG = -1e18
+
+
+@njit(cache=True)
+def _argmax(scores, n):
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def token_worth_nb(reward):
+    """Greedy's worth of a pillage reward."""
+    if reward == E.REWARD_ALL:
+        return 4.0
+    if reward == E.REWARD_GLORY:
+        return 3.0
+    return 2.0
+
+
+@njit(cache=True)
+def draft_score_nb(T, c, params):
+    """Greedy's draft score of card c."""
+    t = T.card_type[c]
+    if t == E.CT_BATTLE:
+        v = T.card_value[c]
+        return params[E.P_W_BATTLE] * (3.0 if v < 0 else v)
+    if t == E.CT_MONSTER:
+        return params[E.P_W_MONSTER] * T.card_value[c]
+    if t == E.CT_QUEST:
+        return params[E.P_W_QUEST] * T.card_qglory[c] / 3.0
+    if t == E.CT_WARRIOR:
+        return params[E.P_W_UPGRADE] * 2.5
+    return params[E.P_W_UPGRADE] * 1.5
+
+
+@njit(cache=True)
+def draft_pick_nb(T, S, p, pack, n, kind, params):
+    """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft)."""
+    if kind == E.POL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    best, bs = 0, NEG
+    for i in range(n):
+        s = draft_score_nb(T, pack[i], params)
+        if s > bs:
+            best, bs = i, s
+    return best
+
+
+@njit(cache=True)
+def best_card_value_nb(T, S, p):
+    """Highest +STR among clan p's hand cards."""
+    m = 0
+    for i in range(S.hand_n[p]):
+        v = card_value_nb(T, S.hand[p, i])
+        if v > m:
+            m = v
+    return m
+
+
+@njit(cache=True)
+def _action_score(T, S, p, t, a, b, params):
+    age = S.gs[G_AGE]
+    doomed = S.doom[age - 1]
+    late = S.rage[p] <= params[E.P_LATE_RAGE]
+    if t == E.A_PASS:
+        return 0.0
+    if t == E.A_QUEST:
+        return 7.0
+    if t == E.A_PILLAGE:
+        if not has_enemy_nb(T, S, p, a):
+            return 10.0 + token_worth_nb(S.token[a])
+        mine = clan_str_nb(T, S, p, a) + best_card_value_nb(T, S, p)
+        theirs = max_enemy_str_nb(T, S, p, a) + params[E.P_OPP_CARD]
+        if mine >= theirs + params[E.P_PILLAGE_MARGIN]:
+            return 8.0 + token_worth_nb(S.token[a])
+        return NEG
+    if t == E.A_UPGRADE:
+        c = S.hand[p, a]
+        old = S.upg[p, b]
+        if old >= 0 and T.card_value[old] >= T.card_value[c]:
+            return NEG
+        cost = upgrade_cost_nb(T, S, p, c)
+        ct = T.card_type[c]
+        base = 5.0 if ct == E.CT_MONSTER else (4.5 if ct == E.CT_WARRIOR else 3.0)
+        return base + 0.3 * T.card_value[c] - 0.4 * cost
+    if t == E.A_INVADE:
+        if b >= E.LOC_FJORD0:
+            fj = b - E.LOC_FJORD0
+            s = 1.0
+            for k in range(2):
+                pr = T.fjord_prov[fj, k]
+                if S.destroyed[pr] == 0 and S.pillaged[pr] == 0:
+                    s += 1.2
+                if pr == doomed:
+                    s += 1.5 if late else -1.0
+            return s + (3.0 if a >= E.FIG_MONSTER0 else 0.0)
+        s = 3.0
+        if b == doomed:
+            s = 6.0 if late else 0.5
+        elif S.pillaged[b] == 0:
+            s += 0.5 * token_worth_nb(S.token[b])
+        if present_nb(T, S, p, b):
+            s += 0.5
+        s += 0.3 * fig_str_nb(T, S, p, a, b) if a != E.FIG_WARRIOR0 else 0.3
+        return s
+    if t == E.A_MARCH:
+        if b == doomed and a != doomed and late:
+            return 4.5
+        if a == doomed and not late and S.pillaged[b] == 0:
+            return 2.5
+        return NEG
+    return NEG
+
+
+@njit(cache=True)
+def choose_action_nb(T, S, p, acts, n, kind, params):
+    """Index in acts[:n] (rows: type, a, b) of clan p's action (DIGEST §1.5 Action)."""
+    if kind == E.POL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    best, bs = 0, NEG - 1.0
+    for i in range(n):
+        s = _action_score(T, S, p, acts[i, 0], acts[i, 1], acts[i, 2], params)
+        if s > bs:
+            best, bs = i, s
+    return best
+
+
+@njit(cache=True)
+def choose_march_nb(T, S, p, src, dst, cand, nc, room, kind, params):
+    """Order cand[:nc] (figure slots) so the first k march; returns k (1..min(nc, room))."""
+    m = min(nc, room)
+    if kind == E.POL_RANDOM:
+        shuffle_nb(S.rs, cand, nc)
+        return 1 + rand_int_nb(S.rs, m)
+    return m  # greedy: everything that fits
+
+
+@njit(cache=True)
+def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
+    """After an upgrade: index in dests[:nd] to invade with f for free, or -1 to decline."""
+    if kind == E.POL_RANDOM:
+        i = rand_int_nb(S.rs, nd + 1)
+        return i if i < nd else -1
+    best, bs = -1, 0.0
+    for i in range(nd):
+        s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params)
+        if s > bs:
+            best, bs = i, s
+    return best
+
+
+@njit(cache=True)
+def choose_call_nb(T, S, q, pillager, prov, cand, nc, kind, params):
+    """Call to Battle (DIGEST §1.6 step 1): index in cand[:nc] (figure slots) to move in, or -1 to pass."""
+    if kind == E.POL_RANDOM:
+        i = rand_int_nb(S.rs, nc + 1)
+        return i if i < nc else -1
+    if q != pillager and not present_nb(T, S, q, prov):
+        return -1
+    mine = clan_str_nb(T, S, q, prov)
+    if mine > max_enemy_str_nb(T, S, q, prov) + params[E.P_OPP_CARD] + 2.0:
+        return -1
+    best, bs = -1, 0
+    for i in range(nc):
+        f = cand[i]
+        s = fig_str_nb(T, S, q, f, prov) if (f < E.FIG_WARRIOR0 or f >= E.FIG_WARRIOR0 + E.N_WARRIORS) \
+            else warrior_str_nb(T, S, q, 1)
+        if s > bs:
+            best, bs = i, s
+    return best
+
+
+@njit(cache=True)
+def choose_card_nb(T, S, q, prov, kind, params):
+    """Hand index of the card clan q plays in a battle in prov (hand_n[q] > 0; DIGEST §1.6 step 3).
+
+    Greedy: the smallest card that beats the strongest opponent's figures plus an
+    assumed card; if none does, the largest (a loser takes it back).
+    """
+    n = S.hand_n[q]
+    if kind == E.POL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    mine = clan_str_nb(T, S, q, prov)
+    theirs = 0.0
+    for r in range(S.gs[G_NP]):
+        if r != q and present_nb(T, S, r, prov):
+            s = clan_str_nb(T, S, r, prov) + (params[E.P_OPP_CARD] if S.hand_n[r] > 0 else 0.0)
+            if s > theirs:
+                theirs = s
+    win_i, win_v, big_i, big_v = -1, 1 << 30, 0, -1
+    for i in range(n):
+        c = S.hand[q, i]
+        v = card_value_nb(T, c)
+        if T.card_value[c] < 0 and T.card_type[c] == E.CT_BATTLE:
+            v = int(params[E.P_OPP_CARD])  # Heimdall's Sight: expect a copy of a typical card
+        if mine + v > theirs and v < win_v:
+            win_i, win_v = i, v
+        if v > big_v:
+            big_i, big_v = i, v
+    return win_i if win_i >= 0 else big_i
+
+
+@njit(cache=True)
+def choose_stat_nb(T, S, p, kind, params, exclude):
+    """Stat (0..2) clan p raises, one that can still rise and is not ``exclude``; -1 if none."""
+    if kind == E.POL_RANDOM:
+        opts = np.empty(3, np.int64)
+        n = 0
+        for s in range(3):
+            if s != exclude and S.stat[p, s] < E.N_STEPS - 1:
+                opts[n] = s
+                n += 1
+        return -1 if n == 0 else opts[rand_int_nb(S.rs, n)]
+    for k in range(3):
+        s = int(params[E.P_STAT0 + k])
+        if s != exclude and S.stat[p, s] < E.N_STEPS - 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def choose_keep_nb(T, S, p, kind, params):
+    """Hand index of the card clan p carries into the next age (DIGEST §1.5 Discard), -1 for none."""
+    n = S.hand_n[p]
+    if n == 0:
+        return -1
+    if kind == E.POL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    best, bs = 0, NEG
+    for i in range(n):
+        s = draft_score_nb(T, S.hand[p, i], params)
+        if s > bs:
+            best, bs = i, s
+    return best

@@ -1,0 +1,115 @@
+"""`volva replay`: one game as a readable log in the game's words.
+
+The kernels record events as int rows (state.LOG_WIDTH columns: event, age,
+player, a..e; codes in enums.py EV_*); this module turns them into text.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import enums as E
+from .api import game_seeds, play_game
+from .ruleset import Ruleset
+from .state import G_CAPPED, G_LOG_LOST, G_LOG_N
+
+
+def _fig(f: int) -> str:
+    if f == E.FIG_LEADER:
+        return "Leader"
+    if f == E.FIG_SHIP:
+        return "Ship"
+    if f >= E.FIG_MONSTER0:
+        return f"Monster #{f - E.FIG_MONSTER0 + 1}"
+    return f"Warrior #{f - E.FIG_WARRIOR0 + 1}"
+
+
+def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
+    """One log row -> one line of text (None for rows shown elsewhere)."""
+    ev, age, p, a, b, c, d, e = (int(x) for x in row)
+    who = f"{names[p]}" if p >= 0 else ""
+    card = r.card_label
+    loc = r.loc_label
+    stat = E.STAT_NAMES
+    if ev == E.EV_AGE:
+        return f"\n=== Age {age} === first player: {names[a]}"
+    if ev == E.EV_PHASE:
+        return f"-- {E.PHASE_NAMES[a]} --" if a not in (E.PH_DRAFT,) else f"-- {E.PHASE_NAMES[a]} (draft) --"
+    if ev == E.EV_DOOM:
+        return f"Ragnarök token for age {b}: {loc(a)}"
+    if ev == E.EV_PREDESTROY:
+        return f"{loc(a)} is destroyed at setup"
+    if ev == E.EV_TOKEN:
+        return f"pillage token on {loc(a)}: {E.REWARD_NAMES[b]}"
+    if ev == E.EV_PICK:
+        return f"{who} picks {card(a)} (pick {b})"
+    if ev == E.EV_CARRY:
+        return f"{who} takes back the carried {card(a)}"
+    if ev == E.EV_INVADE:
+        return f"{who} invades {loc(b)} with {_fig(a)}" + (" for free" if d else f" for {c} Rage")
+    if ev == E.EV_MARCH:
+        return f"{who} marches {c} figure(s) from {loc(a)} to {loc(b)} (1 Rage)"
+    if ev == E.EV_UPGRADE:
+        rep = f", replacing {card(d)}" if d >= 0 else ""
+        return f"{who} upgrades with {card(a)} in slot {b} for {c} Rage{rep}"
+    if ev == E.EV_QUEST:
+        return f"{who} commits to quest {card(a)}"
+    if ev == E.EV_PILLAGE:
+        return f"{who} pillages {loc(a)} (token: {E.REWARD_NAMES[b]})"
+    if ev == E.EV_CALL:
+        return f"  Call to Battle: {who} moves {_fig(a)} from {loc(b)} into {loc(c)}"
+    if ev == E.EV_NOBATTLE:
+        return f"  no enemy in {loc(a)}: pillage succeeds unopposed"
+    if ev == E.EV_PLAY:
+        return f"  {who} reveals {card(a)} (+{b})"
+    if ev == E.EV_NOCARD:
+        return f"  {who} has no card to play"
+    if ev == E.EV_TOTAL:
+        return f"  {who}: figures {a} + cards {b} = {c} STR"
+    if ev == E.EV_WIN:
+        return f"  {who} wins the battle in {loc(a)} with {c} STR and gains {b} Glory (Axes)"
+    if ev == E.EV_TIE:
+        return f"  tie at {b} STR in {loc(a)}: every clan loses"
+    if ev == E.EV_DESTROY:
+        cause = ("in battle", "by Ragnarök", "(replaced, leaves the game)")[c]
+        return f"  {who}'s {_fig(a)} in {loc(b)} is destroyed {cause}" + (" -> Valhalla" if c != 2 else "")
+    if ev == E.EV_REWARD:
+        return f"  {who} takes the pillage reward of {loc(a)}: {E.REWARD_NAMES[b]}"
+    if ev == E.EV_RAISE:
+        why = ("pillage reward", "quest", "card")[c]
+        return f"  {who} raises {stat[a]} to step {b + 1} ({why})"
+    if ev == E.EV_PASS:
+        return f"{who} passes ({a} Rage lost)"
+    if ev == E.EV_KEEP:
+        return f"{who} keeps {card(a)} for the next age"
+    if ev == E.EV_DISCARD:
+        return f"{who} discards {card(a)}"
+    if ev == E.EV_QUESTRES:
+        return f"{who}'s quest {card(a)}: " + (f"met, +{c} Glory" if b else "failed")
+    if ev == E.EV_RAGNAROK:
+        return f"Ragnarök destroys {loc(a)}: {who} loses {b} figure(s) to Valhalla, +{c} Glory"
+    if ev == E.EV_RELEASE:
+        return f"{who} releases {a} figure(s) from Valhalla"
+    if ev == E.EV_BONUS:
+        return f"{who}: {stat[a]} at a legendary step: +{b} Glory"
+    if ev == E.EV_FINAL:
+        g = S.glory[p]
+        src = ", ".join(f"{n} {int(v)}" for n, v in zip(E.GLORY_SOURCE_NAMES, g))
+        return f"{who}: {a} Glory ({src}); rank {b}; Rage left {c}"
+    return f"(event {ev}: {row.tolist()})"
+
+
+def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: int, game_id: int = 0) -> str:
+    """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays)."""
+    seed = int(game_seeds(master_seed, game_id, 1)[0])
+    S = play_game(ruleset, lineup, seed, log=True)
+    names = [f"P{i} ({n})" for i, n in enumerate(lineup_names)]
+    lines = [f"Blood Rage, {len(lineup)} players, seed {master_seed}, game {game_id} (game seed {seed})"]
+    for row in S.log[: S.gs[G_LOG_N]]:
+        t = format_event(ruleset, row, names, S)
+        if t is not None:
+            lines.append(t)
+    if S.gs[G_LOG_LOST]:
+        lines.append(f"(log full: {int(S.gs[G_LOG_LOST])} later events not shown)")
+    if S.gs[G_CAPPED]:
+        lines.append(f"(warning: {int(S.gs[G_CAPPED])} Action phase(s) stopped by max_actions_per_phase)")
+    return "\n".join(lines)

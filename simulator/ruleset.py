@@ -1,0 +1,429 @@
+"""Load, validate and tabulate a rule set's data files.
+
+Reads ``simulator/data/<ruleset>/{board.toml, rules.toml, cards.csv}`` and
+``simulator/data/opcodes.toml`` once, checks every field, and turns them into
+the fixed-shape numpy arrays of :class:`Tables` that the kernels read.  Kernels
+never read files.
+
+Errors: any malformed entry raises :class:`RulesError` whose message names the
+file, the entry, the field and what is allowed.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import enums as E
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+class RulesError(ValueError):
+    """A rule-set data file is malformed (message: file, entry, field, allowed)."""
+
+
+MAX_CARDS = 128  #: card-table capacity (rows of cards.csv)
+
+# The kernels' view of a rule set: one numpy record (passed by pointer, so a call
+# costs one argument however many tables there are).  Provinces 0..8 (ring order,
+# Yggdrasil 8), fjords 0..3, cards by row of cards.csv (0..n_cards-1).
+TABLES_DTYPE = np.dtype([
+    ("prov_villages", np.int16, (E.N_PROVINCES,)),  # village count, 99 = unlimited (Yggdrasil)
+    ("prov_region", np.int8, (E.N_PROVINCES,)),  # region code, -1 none
+    ("adj", np.int8, (E.N_PROVINCES, E.N_PROVINCES)),  # 1 where provinces border (Call to Battle)
+    ("fjord_prov", np.int8, (E.N_FJORDS, 2)),  # the two provinces a fjord supports
+    ("prov_fjord", np.int8, (E.N_PROVINCES,)),  # the fjord supporting a province, -1 none
+    ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
+    ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
+    ("fig_str", np.int16, (3,)),  # base STR of Leader, Warrior, Ship
+    ("ragnarok_glory", np.int16, (3,)),  # Glory per figure destroyed by Ragnarök, by age
+    ("outer_tokens", np.int8, (E.N_OUTER,)),  # reward codes shuffled onto the outer provinces
+    ("ygg_token", np.int32),  # reward code on Yggdrasil
+    ("glory_token", np.int32),  # Glory of the "5 Glory" reward
+    ("predestroyed", np.int8, (6,)),  # provinces destroyed at setup, by player count
+    ("pick_n", np.int8, (6,)),  # cards kept per draft pick, by player count
+    ("deal", np.int32),  # cards dealt per clan for the draft
+    ("keep", np.int32),  # cards kept from the draft
+    ("carry", np.int8, (3,)),  # cards kept at Discard, per age
+    ("n_cards", np.int32),  # rows used in the card tables
+    ("card_age", np.int8, (MAX_CARDS,)),  # age 1..3 (0 = unused row)
+    ("card_type", np.int8, (MAX_CARDS,)),  # CT_* code
+    ("card_god", np.int8, (MAX_CARDS,)),  # god code, -1 none
+    ("card_value", np.int16, (MAX_CARDS,)),  # Rage cost / Monster STR / battle +STR (-1 = X)
+    ("card_qglory", np.int16, (MAX_CARDS,)),  # quest Glory (0 for non-quests)
+    ("card_copies", np.int8, (MAX_CARDS, 6)),  # copies in the deck by player count (cumulative)
+    ("card_op", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # opcode, OP_NONE = -1
+    ("card_a", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # first parameter
+    ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
+    ("opts", np.int32, (E.N_OPTIONS,)),  # rule options (OPT_* indices)
+], align=True)
+
+
+def make_tables(fields: dict) -> np.ndarray:
+    """dict of arrays/scalars -> 1-element record array of TABLES_DTYPE (the kernels' tables)."""
+    arr = np.rec.array(np.zeros(1, TABLES_DTYPE))
+    rec = arr[0]
+    rec.card_op[:] = E.OP_NONE
+    rec.card_god[:] = -1
+    for k, v in fields.items():
+        v = np.asarray(v)
+        if v.ndim == 0:
+            rec[k] = v
+        else:
+            rec[k][: v.shape[0]] = v  # card tables fill the first n_cards rows
+    return arr
+
+
+@dataclass
+class Ruleset:
+    """A loaded rule set: the kernel tables plus the names needed to read them back."""
+    name: str
+    tables_arr: np.ndarray  # 1-element TABLES_DTYPE record array, as the batch kernel takes it
+    province_names: list[str]
+    fjord_names: list[str]
+    region_names: list[str]
+    card_names: list[str]
+    card_texts: list[str]
+    card_file_sha256: str
+    options: dict = field(default_factory=dict)
+
+    @property
+    def tables(self):
+        """The TABLES_DTYPE record (attribute access: ``tables.card_age[:n_cards]``)."""
+        return self.tables_arr[0]
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+
+    def card_label(self, c: int) -> str:
+        """'Name (age N)' for card id ``c``."""
+        return f"{self.card_names[c]} (age {int(self.tables.card_age[c])})"
+
+    def loc_label(self, loc: int) -> str:
+        if loc >= E.LOC_FJORD0:
+            return f"{self.fjord_names[loc - E.LOC_FJORD0]} fjord"
+        if loc >= 0:
+            return self.province_names[loc]
+        return {E.LOC_RESERVE: "reserve", E.LOC_VALHALLA: "Valhalla", E.LOC_NONE: "out of play"}[loc]
+
+
+def _err(file, entry, fld, msg):
+    raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
+
+
+def _load_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise RulesError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _int(file, entry, fld, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        _err(file, entry, fld, f"got {v!r}; allowed: an integer {lo}..{hi}")
+    return v
+
+
+def _req(file, entry, d, key):
+    if key not in d:
+        _err(file, entry, key, "missing")
+    return d[key]
+
+
+def _load_board(path: Path):
+    b = _load_toml(path)
+    regions = _req(path, "board", b, "regions")
+    provs = _req(path, "board", b, "province")
+    fjords = _req(path, "board", b, "fjord")
+    if len(provs) != E.N_PROVINCES:
+        _err(path, "board", "province", f"{len(provs)} entries; allowed: exactly {E.N_PROVINCES}")
+    if len(fjords) != E.N_FJORDS:
+        _err(path, "board", "fjord", f"{len(fjords)} entries; allowed: exactly {E.N_FJORDS}")
+    if len(regions) != E.N_REGIONS:
+        _err(path, "board", "regions", f"{len(regions)} entries; allowed: exactly {E.N_REGIONS}")
+    names = [_req(path, f"province #{i}", p, "name") for i, p in enumerate(provs)]
+    if names[E.YGGDRASIL] != "Yggdrasil":
+        _err(path, f"province #{E.YGGDRASIL}", "name", "the last province must be 'Yggdrasil'")
+    villages = np.zeros(E.N_PROVINCES, np.int16)
+    region = np.full(E.N_PROVINCES, -1, np.int8)
+    adj = np.zeros((E.N_PROVINCES, E.N_PROVINCES), np.int8)
+    for i, p in enumerate(provs):
+        v = _int(path, names[i], "villages", _req(path, names[i], p, "villages"), -1, 20)
+        villages[i] = 99 if v == -1 else v
+        r = _req(path, names[i], p, "region")
+        if r:
+            if r not in regions:
+                _err(path, names[i], "region", f"{r!r}; allowed: {regions} or ''")
+            region[i] = regions.index(r)
+        for a in _req(path, names[i], p, "adjacent"):
+            if a not in names or a == names[i]:
+                _err(path, names[i], "adjacent", f"{a!r}; allowed: other province names {names}")
+            adj[i, names.index(a)] = 1
+    if not (adj == adj.T).all():
+        i, j = np.argwhere(adj != adj.T)[0]
+        _err(path, names[i], "adjacent", f"borders {names[j]} but {names[j]} does not list {names[i]}")
+    fnames, fjord_prov = [], np.zeros((E.N_FJORDS, 2), np.int8)
+    prov_fjord = np.full(E.N_PROVINCES, -1, np.int8)
+    for f, fj in enumerate(fjords):
+        fn = _req(path, f"fjord #{f}", fj, "name")
+        fnames.append(fn)
+        sup = _req(path, fn, fj, "supports")
+        if len(sup) != 2 or any(s not in names[:E.N_OUTER] for s in sup):
+            _err(path, fn, "supports", f"{sup!r}; allowed: two outer province names")
+        for k, s in enumerate(sup):
+            pi = names.index(s)
+            if prov_fjord[pi] != -1:
+                _err(path, fn, "supports", f"{s} is already supported by {fnames[prov_fjord[pi]]}")
+            fjord_prov[f, k] = pi
+            prov_fjord[pi] = f
+    return names, fnames, list(regions), villages, region, adj, fjord_prov, prov_fjord
+
+
+def _track(path, entry, vals, n=E.N_STEPS):
+    if not isinstance(vals, list) or len(vals) != n:
+        _err(path, entry, "steps", f"{vals!r}; allowed: a list of {n} integers")
+    return [_int(path, entry, "steps", v, 0, 100) for v in vals]
+
+
+REWARD_CODES = {n: i for i, n in enumerate(E.REWARD_NAMES)}
+OPTION_SPEC = {
+    "leader_invade_cost": (E.OPT_LEADER_INVADE_COST, "int", (0, 3)),
+    "tie_break": (E.OPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
+    "draft": (E.OPT_DRAFT, "bool", None),
+    "max_actions_per_phase": (E.OPT_MAX_ACTIONS, "int", (10, 100000)),
+}
+
+
+def option_vector(path, options: dict) -> np.ndarray:
+    """Rule options dict -> int32[N_OPTIONS]; unknown names or bad values raise RulesError."""
+    out = np.zeros(E.N_OPTIONS, np.int32)
+    for k in OPTION_SPEC:
+        if k not in options:
+            _err(path, "options", k, "missing")
+    for k, v in options.items():
+        if k not in OPTION_SPEC:
+            _err(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
+        idx, kind, allowed = OPTION_SPEC[k]
+        if kind == "int":
+            out[idx] = _int(path, "options", k, v, *allowed)
+        elif kind == "bool":
+            if not isinstance(v, bool):
+                _err(path, "options", k, f"got {v!r}; allowed: true, false")
+            out[idx] = int(v)
+        else:
+            if v not in allowed:
+                _err(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+            out[idx] = allowed.index(v)
+    return out
+
+
+def _load_rules(path: Path):
+    r = _load_toml(path)
+    clan = _req(path, "rules", r, "clan")
+    fig_str = np.array([_int(path, "clan", k, _req(path, "clan", clan, k), 0, 20)
+                        for k in ("leader_str", "warrior_str", "ship_str")], np.int16)
+    tr = _req(path, "rules", r, "tracks")
+    track = np.array([_track(path, f"tracks.{s}", _req(path, "tracks", tr, s)) for s in E.STAT_NAMES], np.int16)
+    bonus = np.array(_track(path, "tracks.bonus", _req(path, "tracks", tr, "bonus")), np.int16)
+    su = _req(path, "rules", r, "setup")
+    pre = _req(path, "setup", su, "predestroyed")
+    predestroyed = np.zeros(6, np.int8)
+    for n in range(2, 6):
+        predestroyed[n] = _int(path, "setup.predestroyed", str(n), _req(path, "setup.predestroyed", pre, str(n)), 0, 5)
+    toks = _req(path, "setup", su, "outer_tokens")
+    if len(toks) != E.N_OUTER or any(t not in REWARD_CODES for t in toks):
+        _err(path, "setup", "outer_tokens", f"{toks!r}; allowed: {E.N_OUTER} of {list(REWARD_CODES)}")
+    ygg = _req(path, "setup", su, "yggdrasil_token")
+    if ygg not in REWARD_CODES:
+        _err(path, "setup", "yggdrasil_token", f"{ygg!r}; allowed: {list(REWARD_CODES)}")
+    age = _req(path, "rules", r, "age")
+    rg = _req(path, "age", age, "ragnarok_glory")
+    if len(rg) != 3:
+        _err(path, "age", "ragnarok_glory", f"{rg!r}; allowed: 3 integers")
+    pick = _req(path, "age", age, "pick")
+    pick_n = np.zeros(6, np.int8)
+    deal = _int(path, "age", "deal", _req(path, "age", age, "deal"), 1, 12)
+    keep = _int(path, "age", "keep", _req(path, "age", age, "keep"), 1, deal)
+    for n in range(2, 6):
+        pick_n[n] = _int(path, "age.pick", str(n), _req(path, "age.pick", pick, str(n)), 1, keep)
+        if keep % pick_n[n]:
+            _err(path, "age.pick", str(n), f"{pick_n[n]} does not divide keep={keep}")
+    carry = _req(path, "age", age, "carry")
+    if len(carry) != 3:
+        _err(path, "age", "carry", f"{carry!r}; allowed: 3 integers")
+    opts = _req(path, "rules", r, "options")
+    return dict(
+        fig_str=fig_str, track=track, bonus=bonus, predestroyed=predestroyed,
+        outer_tokens=np.array([REWARD_CODES[t] for t in toks], np.int8),
+        ygg_token=REWARD_CODES[ygg],
+        glory_token=_int(path, "setup", "glory_token_value", _req(path, "setup", su, "glory_token_value"), 0, 100),
+        ragnarok_glory=np.array([_int(path, "age", "ragnarok_glory", v, 0, 100) for v in rg], np.int16),
+        pick_n=pick_n, deal=deal, keep=keep,
+        carry=np.array([_int(path, "age", "carry", v, 0, 10) for v in carry], np.int8),
+        options=opts,
+    )
+
+
+_EFFECT_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\(([^)]*)\))?\s*$")
+
+
+def load_opcodes(path: Path = DATA_DIR / "opcodes.toml") -> dict:
+    """The effect vocabulary: name -> {code, hook, args, doc}."""
+    ops = _load_toml(path)
+    for name, spec in ops.items():
+        _int(path, name, "code", _req(path, name, spec, "code"), 0, E.N_OPCODES - 1)
+        if _req(path, name, spec, "hook") not in E.HOOK_NAMES:
+            _err(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.HOOK_NAMES)}")
+    return ops
+
+
+def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
+    """'name(a,b); name' -> list of (code, a, b). Raises RulesError on unknown names/args."""
+    out = []
+    for part in [p for p in text.split(";") if p.strip()]:
+        m = _EFFECT_RE.match(part)
+        if not m or m.group(1) not in opcodes:
+            _err(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
+        spec = opcodes[m.group(1)]
+        raw = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
+        if len(raw) != len(spec["args"]):
+            _err(file, entry, "effects", f"{m.group(1)} takes {len(spec['args'])} argument(s), got {len(raw)}")
+        vals = []
+        for a, s in zip(raw, spec["args"]):
+            if s["kind"] == "region":
+                if a not in regions:
+                    _err(file, entry, "effects", f"{m.group(1)}: region {a!r}; allowed: {regions}")
+                vals.append(regions.index(a))
+            else:
+                try:
+                    v = int(a)
+                except ValueError:
+                    v = None
+                if v is None or not s["min"] <= v <= s["max"]:
+                    _err(file, entry, "effects", f"{m.group(1)}: {a!r}; allowed: an integer {s['min']}..{s['max']}")
+                vals.append(v)
+        vals += [0] * (2 - len(vals))
+        out.append((spec["code"], vals[0], vals[1]))
+    if len(out) > E.MAX_EFFECTS:
+        _err(file, entry, "effects", f"{len(out)} effects; allowed: at most {E.MAX_EFFECTS}")
+    return out
+
+
+CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
+                "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]
+
+
+def load_cards(path: Path, opcodes: dict, regions: list[str]):
+    """cards.csv -> (names, texts, arrays dict). Raises RulesError naming row and column."""
+    try:
+        fh = open(path, newline="", encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError(f"{path}: file not found") from None
+    with fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        raise RulesError(f"{path}: no cards")
+    missing = [c for c in CARD_COLUMNS if c not in rows[0]]
+    if missing:
+        raise RulesError(f"{path}: header: missing column(s) {missing}; required: {CARD_COLUMNS}")
+    C = len(rows)
+    a = dict(
+        card_age=np.zeros(C, np.int8), card_type=np.zeros(C, np.int8),
+        card_god=np.full(C, -1, np.int8), card_value=np.zeros(C, np.int16),
+        card_qglory=np.zeros(C, np.int16), card_copies=np.zeros((C, 6), np.int8),
+        card_op=np.full((C, E.MAX_EFFECTS), E.OP_NONE, np.int16),
+        card_a=np.zeros((C, E.MAX_EFFECTS), np.int16), card_b=np.zeros((C, E.MAX_EFFECTS), np.int16),
+    )
+    names, texts = [], []
+    gods = [g.capitalize() for g in E.GOD_NAMES]
+
+    def num(i, entry, col, lo, hi, blank=None):
+        v = rows[i][col].strip()
+        if v == "" and blank is not None:
+            return blank
+        try:
+            x = int(v)
+        except ValueError:
+            x = None
+        if x is None or not lo <= x <= hi:
+            _err(path, entry, col, f"{v!r}; allowed: an integer {lo}..{hi}")
+        return x
+
+    for i, r in enumerate(rows):
+        name = (r["name"] or "").strip()
+        entry = f"row {i + 2} ({name or '?'})"
+        if not name:
+            _err(path, entry, "name", "empty")
+        names.append(name)
+        texts.append(r["effect"] or "")
+        a["card_age"][i] = num(i, entry, "age", 1, 3)
+        t = r["type"].strip()
+        if t not in E.CARD_TYPE_NAMES:
+            _err(path, entry, "type", f"{t!r}; allowed: {list(E.CARD_TYPE_NAMES)}")
+        a["card_type"][i] = E.CARD_TYPE_NAMES.index(t)
+        g = r["god"].strip()
+        if g:
+            if g not in gods:
+                _err(path, entry, "god", f"{g!r}; allowed: {gods} or empty")
+            a["card_god"][i] = gods.index(g)
+        if t == "quest":
+            a["card_qglory"][i] = num(i, entry, "quest_glory", 0, 100)
+        elif r["value"].strip() == "X":
+            a["card_value"][i] = -1
+        else:
+            a["card_value"][i] = num(i, entry, "value", 0, 20)
+        cum = 0
+        for n, col in ((2, "copies_min1"), (3, "copies_3p"), (4, "copies_4p"), (5, "copies_5p")):
+            cum += num(i, entry, col, 0, 9)
+            a["card_copies"][i, n] = cum
+        effs = parse_effects(path, entry, r["effects"] or "", opcodes, regions)
+        for k, (code, x, y) in enumerate(effs):
+            a["card_op"][i, k], a["card_a"][i, k], a["card_b"][i, k] = code, x, y
+        if t == "quest" and not any(c in (E.OP_QUEST_REGION, E.OP_QUEST_YGGDRASIL, E.OP_QUEST_VALHALLA,
+                                          E.OP_QUEST_WIDESPREAD) for c, _, _ in effs):
+            _err(path, entry, "effects", "a quest needs one quest_* opcode")
+        if a["card_value"][i] == -1 and not any(c == E.OP_COPY_HIGHEST for c, _, _ in effs):
+            _err(path, entry, "value", "'X' needs the copy_highest opcode")
+    if C > MAX_CARDS:
+        raise RulesError(f"{path}: {C} cards; allowed: at most {MAX_CARDS}")
+    for age in (1, 2, 3):
+        n = int(a["card_copies"][a["card_age"] == age, 5].sum())
+        if n > E.MAX_DECK:
+            raise RulesError(f"{path}: age {age}: {n} cards for 5 players; allowed: at most {E.MAX_DECK}")
+    return names, texts, a
+
+
+def load_ruleset(name: str = "blood-rage", options: dict | None = None,
+                 cards_path: Path | None = None, data_dir: Path = DATA_DIR) -> Ruleset:
+    """Load and validate rule set ``name``; ``options`` override rules.toml [options].
+
+    Raises RulesError for an unknown rule set, option or malformed file.
+    """
+    root = data_dir / name
+    if not root.is_dir():
+        known = sorted(p.name for p in data_dir.iterdir() if p.is_dir())
+        raise RulesError(f"unknown rule set {name!r}; allowed: {known}")
+    pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
+    r = _load_rules(root / "rules.toml")
+    opts = dict(r.pop("options"))
+    for k, v in (options or {}).items():
+        if k not in OPTION_SPEC:
+            raise RulesError(f"option {k!r}: unknown; allowed: {sorted(OPTION_SPEC)}")
+        opts[k] = v
+    opt_vec = option_vector(root / "rules.toml", opts)
+    cards_path = Path(cards_path) if cards_path else root / "cards.csv"
+    cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions)
+    tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
+                              prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca))
+    sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
+    return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts)

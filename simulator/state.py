@@ -1,0 +1,131 @@
+"""Game state: one numpy record of fixed-shape typed fields (P = MAX_PLAYERS rows;
+only the first gs[G_NP] are in play).
+
+A record is passed to kernels as a single pointer, so small kernels stay cheap to
+call.  Every field is documented with its shape and encoding; codes are in enums.py.
+Scalars live in ``gs`` (int32[N_GS]) at the G_* indices below.
+"""
+import numpy as np
+from numba import njit
+
+from . import enums as E
+
+G_NP = 0  #: number of players
+G_AGE = 1  #: current age 1..3
+G_FIRST = 2  #: seat holding the first-player token
+G_DISCARD_N = 3  #: cards in the discard pile
+G_TURNS = 4  #: Action-phase turns taken, all ages
+G_LOG_N = 5  #: rows written to the log
+G_LOG_ON = 6  #: 1 to record the log
+G_PHASE = 7  #: current phase (PH_*)
+G_CAPPED = 8  #: Action phases cut by the max_actions safety cap
+G_LOG_LOST = 9  #: log rows dropped for lack of room
+N_GS = 10
+
+LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
+LOG_ROWS = 4096  #: log capacity
+P5 = E.MAX_PLAYERS
+
+STATE_DTYPE = np.dtype([
+    ("gs", np.int32, (N_GS,)),  # scalars, G_* indices
+    ("loc", np.int8, (P5, E.NFIG)),  # figure location: province 0..8, fjord 9..12, LOC_RESERVE/VALHALLA/NONE
+    ("upg", np.int16, (P5, E.N_SLOTS)),  # card id in each clan-sheet slot, -1 empty
+    ("stat", np.int8, (P5, E.N_STATS)),  # step index 0..5 of Rage, Axes, Horns
+    ("rage", np.int16, (P5,)),  # Rage in hand now
+    ("glory", np.int32, (P5, E.N_GLORY_SRC)),  # Glory by source (G_*)
+    ("hand", np.int16, (P5, E.MAX_HAND)),  # card ids, first hand_n valid, -1 pad
+    ("hand_n", np.int16, (P5,)),
+    ("quests", np.int16, (P5, E.MAX_QUESTS)),  # committed quest cards, first quest_n valid
+    ("quest_n", np.int16, (P5,)),
+    ("carried", np.int16, (P5,)),  # card kept at Discard for the next age, -1 none
+    ("played", np.int16, (P5, 4)),  # cards revealed in the current battle, first played_n valid
+    ("played_n", np.int16, (P5,)),
+    ("deck", np.int16, (3, E.MAX_DECK)),  # age decks; undealt cards are deck[a, :deck_n[a]]
+    ("deck_n", np.int16, (3,)),
+    ("discard", np.int16, (3 * E.MAX_DECK,)),  # discard pile, first gs[G_DISCARD_N] valid
+    ("destroyed", np.int8, (E.N_PROVINCES,)),  # 1 if the province is destroyed
+    ("token", np.int8, (E.N_PROVINCES,)),  # pillage reward code on each province
+    ("pillaged", np.int8, (E.N_PROVINCES,)),  # 1 if the token is flipped (pillaged this age)
+    ("doom", np.int8, (3,)),  # province destroyed at the end of each age
+    ("spare_doom", np.int8, (E.N_OUTER,)),  # Ragnarök tokens not on the Age track nor used at setup, -1 pad
+    ("rage_end", np.int16, (P5,)),  # Rage at the end of the latest Action phase
+    ("path", np.int8, (P5, E.MAX_PATH)),  # stat codes in raise order, -1 pad
+    ("path_n", np.int16, (P5,)),
+    ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
+    ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
+    ("rs", np.uint64, (1,)),  # random stream state
+    ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
+], align=True)
+
+
+def new_state() -> np.ndarray:
+    """A 1-element STATE_DTYPE record array (fields filled by init_state_nb)."""
+    return np.rec.array(np.zeros(1, STATE_DTYPE))
+
+
+@njit(cache=True)
+def _fill2(a, v):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] = v
+
+
+@njit(cache=True)
+def _fill1(a, v):
+    for i in range(a.shape[0]):
+        a[i] = v
+
+
+@njit(cache=True)
+def init_state_nb(S, n_players, seed, log_on):
+    """Reset every field but the log for a new game of n_players; seed the random stream."""
+    _fill1(S.gs, 0)
+    S.gs[G_NP] = n_players
+    S.gs[G_LOG_ON] = 1 if log_on else 0
+    _fill2(S.loc, E.LOC_RESERVE)
+    _fill2(S.upg, -1)
+    _fill2(S.stat, 0)
+    _fill1(S.rage, 0)
+    _fill2(S.glory, 0)
+    _fill2(S.hand, -1)
+    _fill1(S.hand_n, 0)
+    _fill2(S.quests, -1)
+    _fill1(S.quest_n, 0)
+    _fill1(S.carried, -1)
+    _fill2(S.played, -1)
+    _fill1(S.played_n, 0)
+    _fill2(S.deck, -1)
+    _fill1(S.deck_n, 0)
+    _fill1(S.discard, -1)
+    _fill1(S.destroyed, 0)
+    _fill1(S.token, 0)
+    _fill1(S.pillaged, 0)
+    _fill1(S.doom, -1)
+    _fill1(S.spare_doom, -1)
+    _fill1(S.rage_end, 0)
+    _fill2(S.path, -1)
+    _fill1(S.path_n, 0)
+    for p in range(P5):
+        _fill2(S.picks[p], -1)
+    _fill1(S.rank, 0)
+    S.rs[0] = seed
+
+
+@njit(cache=True)
+def log_nb(S, ev, p, a, b, c, d, e):
+    """Append one event row when logging is on (rows past capacity are counted in G_LOG_LOST)."""
+    if S.gs[G_LOG_ON] == 0:
+        return
+    i = S.gs[G_LOG_N]
+    if i >= LOG_ROWS:
+        S.gs[G_LOG_LOST] += 1
+        return
+    S.log[i, 0] = ev
+    S.log[i, 1] = S.gs[G_AGE]
+    S.log[i, 2] = p
+    S.log[i, 3] = a
+    S.log[i, 4] = b
+    S.log[i, 5] = c
+    S.log[i, 6] = d
+    S.log[i, 7] = e
+    S.gs[G_LOG_N] = i + 1

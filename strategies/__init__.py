@@ -1,0 +1,1 @@
+"""Built-in playing strategies (policy kind + parameter vector)."""

@@ -1,0 +1,42 @@
+"""Shared fixtures: synthetic BatchOut arrays of the documented shapes and dtypes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator import enums as E
+from simulator.api import BatchOut
+
+
+def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
+    """A random but well-formed BatchOut (G games x P seats), one winner per game."""
+    rng = np.random.default_rng(seed)
+    path = np.full((G, P, E.MAX_PATH), -1, np.int8)
+    L = rng.integers(0, 6, (G, P))
+    vals = rng.integers(0, E.N_STATS, (G, P, E.MAX_PATH)).astype(np.int8)
+    mask = np.arange(E.MAX_PATH)[None, None, :] < L[..., None]
+    path[mask] = vals[mask]
+    picks = np.full((G, P, 3, E.MAX_PICKS), -1, np.int16)
+    picks[:, :, :, :4] = rng.integers(0, 40, (G, P, 3, 4))
+    rank = np.tile(np.arange(1, P + 1, dtype=np.int8), (G, 1))
+    rank = np.take_along_axis(rank, rng.permuted(np.tile(np.arange(P), (G, 1)), axis=1), axis=1)
+    return BatchOut(
+        glory=rng.integers(0, 30, (G, P, E.N_GLORY_SRC)).astype(np.int32),
+        stats=rng.integers(0, E.N_STEPS, (G, P, 3)).astype(np.int8),
+        path=path, rage_end=np.zeros((G, P), np.int16), picks=picks, rank=rank.astype(np.int8),
+        n_turns=np.full(G, 50, np.int32),
+    )
+
+
+@pytest.fixture
+def fake_play_batch(monkeypatch):
+    """Replace simulator.api.play_batch with a synthetic one (for CLI plumbing tests)."""
+    import simulator.api as api
+    calls = []
+
+    def fake(ruleset, lineup, seeds, parallel=True):
+        calls.append(len(seeds))
+        return make_batch(len(seeds), len(lineup), seed=int(seeds[0] % 1000))
+
+    monkeypatch.setattr(api, "play_batch", fake)
+    return calls

@@ -1,0 +1,144 @@
+"""analysis.records on synthetic BatchOut arrays, and the Wilson summary."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from statsmodels.stats.proportion import proportion_confint
+
+from analysis import records as R
+from simulator import enums as E
+from simulator.api import BatchOut
+from simulator.ruleset import load_ruleset
+
+from conftest import make_batch
+
+
+def _one_game(P=3):
+    b = make_batch(1, P)
+    return b._replace(rank=np.array([[1, 1, 3][:P]], np.int8))
+
+
+def _clans(b, strategies=None):
+    G, P = b.rank.shape
+    return R.clans_frame(b, np.arange(100, 100 + G, dtype=np.int64), np.arange(G, dtype=np.uint64) + 7,
+                         "blood-rage", strategies or ["greedy"] * P)
+
+
+def test_columns_exact():
+    df = _clans(make_batch(5, 4))
+    assert list(df.columns) == R.CLANS_COLUMNS == [
+        "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
+        "rage_level", "axes_level", "horns_level", "stat_path", "glory_battle", "glory_pillage",
+        "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards"]
+    assert len(df) == 20
+    for c in ("strategy", "ruleset", "stat_path"):
+        assert isinstance(df[c].dtype, pd.CategoricalDtype)
+
+
+def test_two_way_tie_shares_the_win():
+    df = _clans(_one_game())
+    assert df["win_share"].tolist() == [0.5, 0.5, 0.0]
+    assert df["rank"].tolist() == [1, 1, 3]
+
+
+def test_game_major_rows_and_ids():
+    df = _clans(make_batch(3, 2), ["greedy", "random"])
+    assert df["game_id"].tolist() == [100, 100, 101, 101, 102, 102]
+    assert df["seed"].tolist() == [7, 7, 8, 8, 9, 9]
+    assert df["seat"].tolist() == [0, 1] * 3
+    assert df["strategy"].astype(str).tolist() == ["greedy", "random"] * 3
+    assert (df["n_players"] == 2).all()
+
+
+def test_stat_path_strings():
+    b = _one_game()
+    path = np.full((1, 3, E.MAX_PATH), -1, np.int8)
+    path[0, 0, :3] = [E.STAT_AXES, E.STAT_RAGE, E.STAT_AXES]
+    path[0, 2, :3] = [E.STAT_HORNS, -1, E.STAT_RAGE]  # stop at the first -1
+    df = _clans(b._replace(path=path))
+    assert df["stat_path"].astype(str).tolist() == ["axes,rage,axes", "", "horns"]
+
+
+def test_levels_are_index_plus_one():
+    b = _one_game()
+    stats = np.zeros((1, 3, 3), np.int8)
+    stats[0, 0] = [0, 5, 2]  # rage, axes, horns step indices
+    stats[0, 1] = [5, 0, 1]
+    df = _clans(b._replace(stats=stats))
+    assert df[["rage_level", "axes_level", "horns_level"]].values.tolist() == [[1, 6, 3], [6, 1, 2], [1, 1, 1]]
+
+
+def test_glory_is_sum_of_sources():
+    b = make_batch(50, 4, seed=3)
+    df = _clans(b)
+    src = df[[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES]].sum(axis=1)
+    assert (df["glory"] == src).all()
+    assert df["glory_quest"].tolist() == b.glory[:, :, E.G_QUEST].reshape(-1).tolist()
+
+
+def test_shape_mismatch_raises():
+    with pytest.raises(ValueError, match="shapes"):
+        R.clans_frame(make_batch(2, 2), np.arange(3), np.arange(3, dtype=np.uint64), "x", ["a", "b"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 20), st.integers(2, 5), st.integers(0, 2**32 - 1))
+def test_win_share_sums_to_one_per_game(G, P, seed):
+    b = make_batch(G, P, seed)
+    rng = np.random.default_rng(seed)
+    rank = rng.integers(1, 3, (G, P)).astype(np.int8)
+    rank[:, 0] = 1  # at least one winner
+    df = _clans(b._replace(rank=rank))
+    sums = df.groupby("game_id")["win_share"].sum().to_numpy()
+    np.testing.assert_allclose(sums, 1.0)
+    k = (rank == 1).sum(axis=1)
+    np.testing.assert_allclose(df["win_share"].to_numpy(), np.where(rank == 1, 1.0 / k[:, None], 0).reshape(-1))
+
+
+def test_picks_padding_dropped():
+    rs = load_ruleset()
+    b = make_batch(2, 2)
+    picks = np.full((2, 2, 3, E.MAX_PICKS), -1, np.int16)
+    picks[0, 1, 2, :3] = [5, 6, 7]
+    picks[1, 0, 0, 0] = 0
+    df = R.picks_frame(b._replace(picks=picks), np.array([10, 11], np.int64), rs)
+    assert list(df.columns) == R.PICKS_COLUMNS == ["game_id", "seat", "age", "pick", "card"]
+    assert df[["game_id", "seat", "age", "pick"]].values.tolist() == [
+        [10, 1, 3, 1], [10, 1, 3, 2], [10, 1, 3, 3], [11, 0, 1, 1]]
+    assert df["card"].astype(str).tolist() == [rs.card_names[c] for c in (5, 6, 7, 0)]
+
+
+def test_arrow_schema_is_stable_across_batches(tmp_path):
+    import pyarrow.parquet as pq
+    rs = load_ruleset()
+    f = tmp_path / "clans.parquet"
+    with pq.ParquetWriter(f, R.CLANS_SCHEMA) as w:
+        for s in range(3):
+            b = make_batch(4 + 50 * s, 3, seed=s)
+            df = R.clans_frame(b, np.arange(len(b.rank)), np.zeros(len(b.rank), np.uint64), rs.name, ["a", "b", "c"])
+            w.write_table(R.arrow_table(df, R.CLANS_SCHEMA))
+    back = pd.read_parquet(f)
+    assert len(back) == 3 * (4 + 54 + 104)
+    assert list(back.columns) == R.CLANS_COLUMNS
+
+
+def test_wilson_summary_matches_statsmodels():
+    clans = pd.DataFrame({
+        "strategy": pd.Categorical(["a", "b", "a", "b", "a", "b", "a", "b"]),
+        "seat": np.array([0, 1] * 4, np.int8),
+        "win_share": [1.0, 0.0, 0.5, 0.5, 0.0, 1.0, 1.0, 0.0],
+        "glory": [10, 20, 30, 40, 50, 60, 70, 80],
+        "n_players": np.full(8, 2, np.int8),
+    })
+    s = R.summary(clans)
+    a = s["strategy"].loc["a"]
+    lo, hi = proportion_confint(2.5, 4, alpha=0.05, method="wilson")
+    assert (a["n"], a["wins"], a["win_rate"], a["mean_glory"], a["expected"]) == (4, 2.5, 0.625, 40.0, 0.5)
+    assert a["ci_low"] == pytest.approx(lo) and a["ci_high"] == pytest.approx(hi)
+    b = s["seat"].loc[1]
+    lo, hi = proportion_confint(1.5, 4, alpha=0.05, method="wilson")
+    assert b["win_rate"] == 0.375 and b["ci_low"] == pytest.approx(lo) and b["ci_high"] == pytest.approx(hi)
+    assert 0 < lo < 0.375 < hi < 1

@@ -1,0 +1,35 @@
+"""strategies.builtin: names, parameter vectors, lineup parsing."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator import enums as E
+from strategies.builtin import BUILTIN, parse_lineup, resolve
+
+
+def test_greedy_defaults():
+    kind, p = resolve("greedy")
+    assert kind == E.POL_GREEDY and p.dtype == np.float64 and p.shape == (E.N_PARAMS,)
+    assert p[E.P_W_QUEST] == 2.5 and p[E.P_LATE_RAGE] == 2.0
+    assert [p[E.P_STAT0], p[E.P_STAT1], p[E.P_STAT2]] == [E.STAT_AXES, E.STAT_RAGE, E.STAT_HORNS]
+
+
+def test_random_is_zeros_and_copies_are_fresh():
+    kind, p = resolve("random")
+    assert kind == E.POL_RANDOM and not p.any()
+    p[0] = 9
+    assert not BUILTIN["random"][1].any()
+
+
+def test_unknown_strategy():
+    with pytest.raises(ValueError, match=r"unknown strategy 'bogus'; allowed: greedy, random"):
+        resolve("bogus")
+
+
+def test_parse_lineup():
+    assert parse_lineup("greedy, greedy,random,random", 4) == ["greedy", "greedy", "random", "random"]
+    with pytest.raises(ValueError, match=r"3 strategies.*--players is 4"):
+        parse_lineup("greedy,greedy,random", 4)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        parse_lineup("greedy,nope", 2)
