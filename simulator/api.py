@@ -36,6 +36,7 @@ class BatchOut(NamedTuple):
     picks: np.ndarray  #: int16[G, P, 3, MAX_PICKS] drafted card ids by age and pick, -1 padding
     rank: np.ndarray  #: int8[G, P] 1 = winner; tied clans share a rank
     n_turns: np.ndarray  #: int32[G] turns taken in Action phases (all ages)
+    violation: np.ndarray  #: int8[G] first invariant violated (invariants.INV_*), 0 none / not checked
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -45,8 +46,9 @@ def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
     return kinds, params
 
 
-def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np.ndarray) -> BatchOut:
-    """Play one complete game per seed; seat i uses lineup[i].
+def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np.ndarray,
+               check: bool = False) -> BatchOut:
+    """Play one complete game per seed; seat i uses lineup[i]; ``check`` runs the invariant checks.
 
     Args: ruleset from load_ruleset; lineup of length P (2..5); seeds uint64[G].
     Raises ValueError for a player count outside 2..5.
@@ -61,13 +63,14 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
         path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
         picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
-        n_turns=np.zeros(G, np.int32),
+        n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
     )
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, *out)
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out
 
 
-def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True):
+def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True,
+              check: bool = False):
     """Play one game; return its final state record (STATE_DTYPE: .glory, .rank, .log, ...)."""
     from .playout import play_game_nb
     from .state import new_state
@@ -75,5 +78,5 @@ def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int,
         raise ValueError(f"players: {len(lineup)}; allowed: 2..{E.MAX_PLAYERS}")
     kinds, params = policy_arrays(lineup)
     S = new_state()[0]
-    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log)
+    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check)
     return S

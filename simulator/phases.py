@@ -7,6 +7,7 @@ from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import (add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb,
                    to_valhalla_nb, total_glory_nb)
+from .invariants import checkpoint_nb
 from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
 from .rng import rand_int_nb, shuffle_nb
 from .state import G_NP, G_AGE, G_CAPPED, G_FIRST, G_TURNS, log_nb
@@ -124,10 +125,11 @@ def action_phase_nb(T, S, kinds, params):
             i = choose_action_nb(T, S, q, acts, n, kinds[q], params[q])
             do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)
             turns += 1
+            S.gs[G_TURNS] += 1
+            checkpoint_nb(T, S)
         q = (q + 1) % P
     for r in range(P):
         S.rage_end[r] = S.rage[r]
-    S.gs[G_TURNS] += turns
 
 
 @njit(cache=True)

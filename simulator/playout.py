@@ -10,61 +10,65 @@ from numba import njit, prange
 from . import enums as E
 from .phases import (action_phase_nb, discard_phase_nb, draft_nb, end_age_nb, end_game_nb, quest_phase_nb,
                      ragnarok_nb, release_nb, setup_nb)
-from .state import G_AGE, G_FIRST, G_PHASE, G_TURNS, STATE_DTYPE, init_state_nb, log_nb
+from .invariants import checkpoint_nb
+from .state import G_AGE, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
 
 
 @njit(cache=True)
-def _phase(S, ph):
+def _phase(T, S, ph):
+    checkpoint_nb(T, S)  # the previous phase's end state
     S.gs[G_PHASE] = ph
     log_nb(S, E.EV_PHASE, -1, ph, 0, 0, 0, 0)
 
 
 @njit(cache=True)
-def play_game_nb(T, S, seed, kinds, params, log_on):
+def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
     """Play one game of Blood Rage (DIGEST §1.5) into state record S (STATE_DTYPE).
 
     T: tables record; seed: uint64; kinds: int8[P]; params: float64[P, N_PARAMS]
-    (P = 2..5 players); log_on: record the event log in S.log.  Final ranks land
-    in S.rank (1 = winner).
+    (P = 2..5 players); log_on: record the event log in S.log; check_on: check the
+    invariants after every action and phase (first violation in S.gs[G_VIOLATION]).
+    Final ranks land in S.rank (1 = winner).
     """
-    init_state_nb(S, kinds.shape[0], seed, log_on)
+    init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
     setup_nb(T, S)
     for age in range(1, 4):
         S.gs[G_AGE] = age
         log_nb(S, E.EV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
-        _phase(S, E.PH_DRAFT)
+        _phase(T, S, E.PH_DRAFT)
         draft_nb(T, S, kinds, params)
-        _phase(S, E.PH_ACTION)
+        _phase(T, S, E.PH_ACTION)
         action_phase_nb(T, S, kinds, params)
-        _phase(S, E.PH_DISCARD)
+        _phase(T, S, E.PH_DISCARD)
         discard_phase_nb(T, S, kinds, params)
-        _phase(S, E.PH_QUEST)
+        _phase(T, S, E.PH_QUEST)
         quest_phase_nb(T, S, kinds, params)
-        _phase(S, E.PH_RAGNAROK)
+        _phase(T, S, E.PH_RAGNAROK)
         ragnarok_nb(T, S)
-        _phase(S, E.PH_RELEASE)
+        _phase(T, S, E.PH_RELEASE)
         release_nb(S)
         end_age_nb(S)
-    _phase(S, E.PH_END)
+    _phase(T, S, E.PH_END)
     end_game_nb(T, S, S.rank)
+    checkpoint_nb(T, S)
 
 
 CHUNK = 64  #: games played in a row on one reused state buffer
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, c, glory, stats, path, rage_end, picks, rank, n_turns):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation):
     """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
     buf = np.empty(1, STATE_DTYPE)
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
-        play_game_nb(Tarr[0], S, seeds[g], kinds, params, False)
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns)
+        play_game_nb(Tarr[0], S, seeds[g], kinds, params, False, check)
+        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation)
     buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns):
+def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation):
     """Copy game g's results from S to row g of the outputs."""
     for p in range(P):
         glory[g, p] = S.glory[p]
@@ -74,13 +78,14 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns):
         picks[g, p] = S.picks[p]
         rank[g, p] = S.rank[p]
     n_turns[g] = S.gs[G_TURNS]
+    violation[g] = S.gs[G_VIOLATION]
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, glory, stats, path, rage_end, picks, rank, n_turns):
+def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation):
     """Play len(seeds) games over numba threads; game g writes row g of each output (see api.BatchOut).
 
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, c, glory, stats, path, rage_end, picks, rank, n_turns)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation)

@@ -20,7 +20,10 @@ G_LOG_ON = 6  #: 1 to record the log
 G_PHASE = 7  #: current phase (PH_*)
 G_CAPPED = 8  #: Action phases cut by the max_actions safety cap
 G_LOG_LOST = 9  #: log rows dropped for lack of room
-N_GS = 10
+G_CHECK = 10  #: 1 to check invariants after every action and phase (invariants.py)
+G_VIOLATION = 11  #: first invariant violated (INV_* code), 0 none
+G_VIOLATION_AT = 12  #: Action-phase turn count when it was seen
+N_GS = 13
 
 LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
 LOG_ROWS = 4096  #: log capacity
@@ -77,11 +80,12 @@ def _fill1(a, v):
 
 
 @njit(cache=True)
-def init_state_nb(S, n_players, seed, log_on):
+def init_state_nb(S, n_players, seed, log_on, check_on):
     """Reset every field but the log for a new game of n_players; seed the random stream."""
     _fill1(S.gs, 0)
     S.gs[G_NP] = n_players
     S.gs[G_LOG_ON] = 1 if log_on else 0
+    S.gs[G_CHECK] = 1 if check_on else 0
     _fill2(S.loc, E.LOC_RESERVE)
     _fill2(S.upg, -1)
     _fill2(S.stat, 0)

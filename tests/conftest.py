@@ -24,7 +24,7 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
         glory=rng.integers(0, 30, (G, P, E.N_GLORY_SRC)).astype(np.int32),
         stats=rng.integers(0, E.N_STEPS, (G, P, 3)).astype(np.int8),
         path=path, rage_end=np.zeros((G, P), np.int16), picks=picks, rank=rank.astype(np.int8),
-        n_turns=np.full(G, 50, np.int32),
+        n_turns=np.full(G, 50, np.int32), violation=np.zeros(G, np.int8),
     )
 
 
@@ -34,9 +34,16 @@ def fake_play_batch(monkeypatch):
     import simulator.api as api
     calls = []
 
-    def fake(ruleset, lineup, seeds, parallel=True):
+    def fake(ruleset, lineup, seeds, check=False):
         calls.append(len(seeds))
         return make_batch(len(seeds), len(lineup), seed=int(seeds[0] % 1000))
 
     monkeypatch.setattr(api, "play_batch", fake)
     return calls
+
+
+@pytest.fixture(scope="session")
+def ruleset():
+    """The Blood Rage rule set with default options (loaded once)."""
+    from simulator.ruleset import load_ruleset
+    return load_ruleset()

@@ -1,0 +1,97 @@
+"""Invariants every reachable state keeps (the harness of tests/test_invariants.py).
+
+check_invariants_nb returns the first violated invariant's code (0 = none);
+the engine calls it after every action and every phase when gs[G_CHECK] is set.
+"""
+import numpy as np
+from numba import njit
+
+from . import enums as E
+from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb
+from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION, G_VIOLATION_AT, G_TURNS
+
+INV_OK = 0
+INV_LOC = 1  #: a figure's location code is invalid, or the wrong kind of place for it
+INV_HORNS = 2  #: more figures on the board than Horns allow (DIGEST §1.4)
+INV_VILLAGES = 3  #: a province holds more figures than it has villages (DIGEST §1.2)
+INV_DESTROYED = 4  #: a figure in a destroyed province or unusable fjord (DIGEST §1.3)
+INV_RAGE = 5  #: negative Rage
+INV_CARDS = 6  #: cards not conserved across deck, hands, discard, clan sheets and battle
+INV_MONSTER = 7  #: a Monster figure in play without its upgrade card, or the reverse
+INV_GLORY = 8  #: negative Glory from a source
+INV_UNFINISHED = 9  #: the game did not end after the third age
+INV_NAMES = ("ok", "figure location", "Horns limit", "village capacity", "destroyed province",
+             "negative Rage", "card conservation", "monster slot", "negative Glory", "unfinished game")
+
+
+@njit(cache=True)
+def deck_total_nb(T, P):
+    """Cards in the three age decks for P players."""
+    n = 0
+    for c in range(T.n_cards):
+        n += T.card_copies[c, P]
+    return n
+
+
+@njit(cache=True)
+def check_invariants_nb(T, S):
+    """First violated invariant code for state S, or INV_OK."""
+    P = S.gs[G_NP]
+    occ = np.zeros(E.N_PROVINCES, np.int64)
+    for p in range(P):
+        if S.rage[p] < 0:
+            return INV_RAGE
+        for k in range(E.N_GLORY_SRC):
+            if S.glory[p, k] < 0:
+                return INV_GLORY
+        for f in range(E.NFIG):
+            l = S.loc[p, f]
+            if l < E.LOC_NONE or l >= E.LOC_FJORD0 + E.N_FJORDS:
+                return INV_LOC
+            if f >= E.FIG_MONSTER0:  # a Monster figure is in play exactly while its card is
+                if (S.upg[p, E.SLOT_MONSTER0 + f - E.FIG_MONSTER0] < 0) != (l == E.LOC_NONE):
+                    return INV_MONSTER
+            elif l == E.LOC_NONE:
+                return INV_LOC
+            if l >= E.LOC_FJORD0:
+                if not is_shiplike_nb(T, S, p, f):
+                    return INV_LOC
+                if not fjord_usable_nb(T, S, l - E.LOC_FJORD0):
+                    return INV_DESTROYED
+            elif l >= 0:
+                if is_shiplike_nb(T, S, p, f):
+                    return INV_LOC
+                if S.destroyed[l]:
+                    return INV_DESTROYED
+                occ[l] += 1
+        if on_board_nb(S, p) > horns_nb(T, S, p):
+            return INV_HORNS
+    for pr in range(E.N_PROVINCES):
+        if occ[pr] > T.prov_villages[pr]:
+            return INV_VILLAGES
+    n = S.gs[G_DISCARD_N]
+    for a in range(3):
+        n += S.deck_n[a]
+    for p in range(P):
+        n += S.hand_n[p] + S.quest_n[p] + S.played_n[p]
+        if S.carried[p] >= 0:
+            n += 1
+        for s in range(E.N_SLOTS):
+            if S.upg[p, s] >= 0:
+                n += 1
+    if n != deck_total_nb(T, P):
+        return INV_CARDS
+    if S.gs[G_PHASE] == E.PH_END and S.gs[G_AGE] != 3:
+        return INV_UNFINISHED
+    return INV_OK
+
+
+@njit(cache=True)
+def checkpoint_nb(T, S):
+    """When checking is on, record the first violation (code, and the turn count when it happened)."""
+    if S.gs[G_CHECK] == 0 or S.gs[G_VIOLATION] != 0:
+        return
+    code = check_invariants_nb(T, S)
+    if code != INV_OK:
+        S.gs[G_VIOLATION] = code
+        S.gs[G_VIOLATION_AT] = S.gs[G_TURNS]

@@ -1,0 +1,77 @@
+"""The invariant harness (like pgx's api_test): many seeded games, checked after every action and phase.
+
+Invariants (simulator/invariants.py): every figure in exactly one valid place of its kind
+(DIGEST §1.1, §1.2), figures on the board ≤ Horns (§1.4), villages never over capacity (§1.2),
+nothing in destroyed provinces (§1.3, §1.5 Ragnarök), Rage ≥ 0, Glory by source ≥ 0,
+cards conserved across deck, hands, discard, clan sheets and battle, the game ends after 3 ages.
+"""
+import numpy as np
+import pytest
+
+from simulator import api
+from simulator import enums as E
+from simulator.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK,
+                                  INV_RAGE, INV_VILLAGES, check_invariants_nb)
+from simulator.state import G_AGE, G_PHASE, G_TURNS
+from strategies.builtin import resolve
+
+LINEUPS = {
+    2: ["greedy", "random"], 3: ["random", "greedy", "random"],
+    4: ["greedy", "greedy", "random", "random"], 5: ["random", "greedy", "greedy", "random", "greedy"],
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("mix", ["mixed", "greedy", "random"])
+def test_harness_no_violation(ruleset, players, mix):
+    """≥ 10,000 games in all: 12 cells x 1,000 games (2-5 players; greedy, random and mixed lineups)."""
+    names = LINEUPS[players] if mix == "mixed" else [mix] * players
+    out = api.play_batch(ruleset, [resolve(n) for n in names], api.game_seeds(2026, 0, 1000), check=True)
+    bad = np.flatnonzero(out.violation)
+    assert bad.size == 0, f"game {bad[0]}: {INV_NAMES[out.violation[bad[0]]]}"
+    assert (out.n_turns > 0).all()
+    # Glory is only ever gained in the base game: every source is non-negative, and the
+    # winner's total is the largest (rank 1 = most Glory).
+    total = out.glory.sum(-1)
+    assert (total[out.rank == 1] == total.max(axis=1).repeat((out.rank == 1).sum(1))).all()
+
+
+def _final_state(ruleset, seed=5):
+    return api.play_game(ruleset, [resolve("greedy")] * 4, seed, log=False, check=True)
+
+
+def test_a_finished_game_is_clean_and_ended_after_three_ages(ruleset):
+    S = _final_state(ruleset)
+    assert check_invariants_nb(ruleset.tables, S) == INV_OK
+    assert S.gs[G_AGE] == 3 and S.gs[G_PHASE] == E.PH_END and S.gs[G_TURNS] > 0
+
+
+@pytest.mark.parametrize("corrupt, code", [
+    (lambda S: S.rage.__setitem__(1, -1), INV_RAGE),
+    (lambda S: S.hand_n.__setitem__(0, S.hand_n[0] + 1), INV_CARDS),
+    (lambda S: S.upg.__setitem__((2, E.SLOT_MONSTER0), -1) or S.loc.__setitem__((2, E.FIG_MONSTER0), E.LOC_RESERVE),
+     INV_MONSTER),
+])
+def test_checker_catches_corruption(ruleset, corrupt, code):
+    """The harness can fail: a corrupted state is reported with the right invariant."""
+    S = _final_state(ruleset)
+    corrupt(S)
+    assert check_invariants_nb(ruleset.tables, S) == code
+
+
+def test_checker_catches_board_violations(ruleset):
+    S = _final_state(ruleset)
+    dead = int(np.flatnonzero(S.destroyed[:E.N_OUTER])[0])
+    S.loc[0, E.FIG_WARRIOR0] = dead
+    assert check_invariants_nb(ruleset.tables, S) == INV_DESTROYED
+    S = _final_state(ruleset)
+    alive = int(np.flatnonzero(S.destroyed[:E.N_OUTER] == 0)[0])
+    S.loc[:4, :9] = E.LOC_RESERVE
+    S.loc[0, 1:9] = alive  # 8 Warriors in one outer province (at most 5 villages)
+    S.stat[0, E.STAT_HORNS] = E.N_STEPS - 1
+    assert check_invariants_nb(ruleset.tables, S) == INV_VILLAGES
+    S = _final_state(ruleset)
+    S.loc[:4, :10] = E.LOC_RESERVE
+    S.stat[0, E.STAT_HORNS] = 0  # Horns 4
+    S.loc[0, 0:6] = E.YGGDRASIL
+    assert check_invariants_nb(ruleset.tables, S) == INV_HORNS
