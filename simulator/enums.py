@@ -71,6 +71,7 @@ SLOT_SHIP = 2  #: Ship slot
 SLOT_MONSTER0 = 3  #: Monster slots 3, 4
 SLOT_CLAN0 = 5  #: clan slots 5, 6, 7
 N_SLOTS = 8
+SLOT_NAMES = ("Leader", "Warrior", "Ship", "Monster 1", "Monster 2", "Clan 1", "Clan 2", "Clan 3")
 
 # --- effect opcodes and the hooks they act at ---------------------------------
 # A card carries up to MAX_EFFECTS (opcode, a, b) triples; see

@@ -50,7 +50,7 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
         return f"{who} marches {c} figure(s) from {loc(a)} to {loc(b)} (1 Rage)"
     if ev == E.EV_UPGRADE:
         rep = f", replacing {card(d)}" if d >= 0 else ""
-        return f"{who} upgrades with {card(a)} in slot {b} for {c} Rage{rep}"
+        return f"{who} upgrades with {card(a)} in the {E.SLOT_NAMES[b]} slot for {c} Rage{rep}"
     if ev == E.EV_QUEST:
         return f"{who} commits to quest {card(a)}"
     if ev == E.EV_PILLAGE:

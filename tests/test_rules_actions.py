@@ -1,7 +1,6 @@
 """DIGEST §1.1, §1.5 Action: invade, march, upgrade, quest, pillage, pass."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from simulator import enums as E
@@ -9,8 +8,8 @@ from simulator.actions import do_action_nb, invade_nb, march_nb, upgrade_nb
 from simulator.board import invade_cost_nb, upgrade_cost_nb
 
 from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, M1, MUSPELHEIM, MYRKULOR,
-                      NORTH, SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, give, hand,
-                      legal, log, monster, place, policies, rules)
+                      NORTH, SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, give, legal,
+                      log, monster, place, policies, rules)
 
 W = WARRIORS[0]
 PROVS = list(range(9))
@@ -522,3 +521,19 @@ def test_pass_sets_rage_zero():
     do_action_nb(r.tables, S, 0, E.A_PASS, 0, 0, kinds, params)
     assert S.rage[0] == 0
     assert log(S, E.EV_PASS)[-1][3] == 5
+
+
+def test_replacing_leader_upgrade_discards_old():
+    """DIGEST §1.5 Upgrade: an occupied slot's old card is discarded; the Leader stays in play."""
+    r = rules()
+    S = blank(age=2)
+    old, new = card(r, "Lord of Hammers", 1), card(r, "Lord of Axes", 2)
+    S.upg[0, E.SLOT_LEADER] = old
+    place(S, 0, E.FIG_LEADER, GIMLE)
+    give(S, 0, [new])
+    S.rage[0] = 3
+    kinds, params = policies(2)
+    upgrade_nb(r.tables, S, 0, 0, E.SLOT_LEADER, kinds, params)
+    assert S.upg[0, E.SLOT_LEADER] == new
+    assert discards(S) == [old]
+    assert S.loc[0, E.FIG_LEADER] == GIMLE and S.rage[0] == 0

@@ -1,16 +1,15 @@
 """DIGEST §1.6: Call to Battle, the unopposed pillage, battle resolution, rewards."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from simulator import enums as E
 from simulator.battle import battle_nb, call_to_battle_nb, pillage_nb
 from simulator.board import clan_str_nb
 
-from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, MYRKULOR, NORTH,
-                      SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, give, hand, log,
-                      monster, place, policies, rules)
+from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH,
+                      UTGARD, WARRIORS, YGG, blank, card, discards, give, hand, log, monster, place,
+                      policies, rules)
 
 W = WARRIORS[0]
 
@@ -475,3 +474,18 @@ def test_reward_beyond_step_six_is_lost():
     """DIGEST §1.4: a raise beyond step 6 is lost."""
     S = _pillage_token(E.REWARD_ALL, stat=[5, 4, 5])
     assert list(S.stat[0]) == [5, 5, 5]
+
+
+def test_enemy_in_other_province_of_fjord_is_not_in_battle():
+    """DIGEST §1.2, §1.6 step 2: a Ship fights for both provinces, but an enemy figure in the fjord's
+    other province is not in this battle: the pillage is unopposed."""
+    r = rules()
+    S = blank(2)
+    place(S, 0, E.FIG_SHIP, NORTH)
+    place(S, 1, W, ELVAGAR)  # adjacent to Angerboda, but greedy p1 stays out (not present there)
+    S.token[ANGERBODA] = E.REWARD_GLORY
+    kinds, params = policies(2)
+    assert pillage_nb(r.tables, S, 0, ANGERBODA, kinds, params)
+    assert S.glory[0, E.G_PILLAGE] == 5 and S.glory[0, E.G_BATTLE] == 0
+    assert S.loc[1, W] == ELVAGAR and S.loc[0, E.FIG_SHIP] == NORTH
+    assert len(log(S, E.EV_NOBATTLE)) == 1

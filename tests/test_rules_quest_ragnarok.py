@@ -7,9 +7,8 @@ import pytest
 from simulator import enums as E
 from simulator.phases import quest_phase_nb, ragnarok_nb, release_nb
 
-from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, MYRKULOR, NORTH,
-                      SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, log, monster, place,
-                      policies, rules)
+from scenario import (ANDLANG, ANGERBODA, ELVAGAR, GIMLE, HORGR, M0, MYRKULOR, NORTH, SOUTH, WARRIORS,
+                      WEST, YGG, blank, card, discards, monster, place, policies, rules)
 
 W = WARRIORS[0]
 
