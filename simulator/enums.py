@@ -130,7 +130,10 @@ ACTION_NAMES = ("invade", "march", "upgrade", "quest", "pillage", "pass")
 # --- policies ----------------------------------------------------------------
 POL_RANDOM = 0  #: uniform over legal choices
 POL_GREEDY = 1  #: the built-in heuristic, tuned by a parameter vector
-POLICY_NAMES = ("random", "greedy")
+POL_SCRIPT = 2  #: take the next value of the clan's script queue (scenarios), else greedy
+POLICY_NAMES = ("random", "greedy", "script")
+SCRIPT_NONE = -9999  #: script queue empty
+MAX_SCRIPT = 32  #: script queue capacity per clan
 
 # Greedy parameter vector (float64[N_PARAMS]).  Index constants:
 P_W_BATTLE = 0  #: draft weight per +STR of a battle card

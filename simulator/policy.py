@@ -12,9 +12,44 @@ from . import enums as E
 from .board import (card_value_nb, clan_str_nb, fig_str_nb, max_enemy_str_nb,
                     present_nb, has_enemy_nb, warrior_str_nb, upgrade_cost_nb)
 from .rng import rand_int_nb, shuffle_nb
-from .state import G_NP, G_AGE
+from .state import G_AGE, G_NP, G_SCRIPT_BAD
 
 NEG = -1e18
+
+
+@njit(cache=True)
+def script_pop_nb(S, p):
+    """Next value of clan p's script queue, or SCRIPT_NONE when it is empty."""
+    i = S.script_i[p]
+    if i >= S.script_n[p]:
+        return E.SCRIPT_NONE
+    S.script_i[p] = i + 1
+    return S.script[p, i]
+
+
+@njit(cache=True)
+def _find(a, n, v):
+    for i in range(n):
+        if a[i] == v:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def scripted_index_nb(S, p, a, n, allow_decline):
+    """POL_SCRIPT: the next scripted value's index in a[:n]; -1 for a scripted decline (value -1,
+    when allowed); -2 when the queue is empty or the value is not a legal option (counted in
+    G_SCRIPT_BAD) — the caller then falls back to greedy."""
+    v = script_pop_nb(S, p)
+    if v == E.SCRIPT_NONE:
+        return -2
+    if v == -1 and allow_decline:
+        return -1
+    i = _find(a, n, v)
+    if i < 0:
+        S.gs[G_SCRIPT_BAD] += 1
+        return -2
+    return i
 
 
 @njit(cache=True)
@@ -54,9 +89,13 @@ def draft_score_nb(T, c, params):
 
 @njit(cache=True)
 def draft_pick_nb(T, S, p, pack, n, kind, params):
-    """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft)."""
+    """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft). Script: a card id."""
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, p, pack, n, False)
+        if i >= 0:
+            return i
     best, bs = 0, NEG
     for i in range(n):
         s = draft_score_nb(T, pack[i], params)
@@ -146,8 +185,22 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
 
 @njit(cache=True)
 def choose_march_nb(T, S, p, src, dst, cand, nc, room, kind, params):
-    """Order cand[:nc] (figure slots) so the first k march; returns k (1..min(nc, room))."""
+    """Order cand[:nc] (figure slots) so the first k march; returns k (1..min(nc, room)).
+    Script: k, then k figure slots."""
     m = min(nc, room)
+    if kind == E.POL_SCRIPT:
+        k = script_pop_nb(S, p)
+        if 1 <= k <= m:
+            for j in range(k):
+                i = scripted_index_nb(S, p, cand[j:], nc - j, False)
+                if i < 0:
+                    return m
+                t = cand[j]
+                cand[j] = cand[j + i]
+                cand[j + i] = t
+            return k
+        if k != E.SCRIPT_NONE:
+            S.gs[G_SCRIPT_BAD] += 1
     if kind == E.POL_RANDOM:
         shuffle_nb(S.rs, cand, nc)
         return 1 + rand_int_nb(S.rs, m)
@@ -156,7 +209,12 @@ def choose_march_nb(T, S, p, src, dst, cand, nc, room, kind, params):
 
 @njit(cache=True)
 def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
-    """After an upgrade: index in dests[:nd] to invade with f for free, or -1 to decline."""
+    """After an upgrade: index in dests[:nd] to invade with f for free, or -1 to decline.
+    Script: a loc code, or -1."""
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, p, dests, nd, True)
+        if i >= -1:
+            return i
     if kind == E.POL_RANDOM:
         i = rand_int_nb(S.rs, nd + 1)
         return i if i < nd else -1
@@ -170,7 +228,12 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
 
 @njit(cache=True)
 def choose_call_nb(T, S, q, pillager, prov, cand, nc, kind, params):
-    """Call to Battle (DIGEST §1.6 step 1): index in cand[:nc] (figure slots) to move in, or -1 to pass."""
+    """Call to Battle (DIGEST §1.6 step 1): index in cand[:nc] (figure slots) to move in, or -1 to pass.
+    Script: a figure slot, or -1."""
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, q, cand, nc, True)
+        if i >= -1:
+            return i
     if kind == E.POL_RANDOM:
         i = rand_int_nb(S.rs, nc + 1)
         return i if i < nc else -1
@@ -199,6 +262,10 @@ def choose_card_nb(T, S, q, prov, kind, params):
     n = S.hand_n[q]
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, q, S.hand[q], n, False)
+        if i >= 0:
+            return i
     mine = clan_str_nb(T, S, q, prov)
     theirs = 0.0
     for r in range(S.gs[G_NP]):
@@ -221,7 +288,14 @@ def choose_card_nb(T, S, q, prov, kind, params):
 
 @njit(cache=True)
 def choose_stat_nb(T, S, p, kind, params, exclude):
-    """Stat (0..2) clan p raises, one that can still rise and is not ``exclude``; -1 if none."""
+    """Stat (0..2) clan p raises, one that can still rise and is not ``exclude``; -1 if none.
+    Script: a stat code."""
+    if kind == E.POL_SCRIPT:
+        v = script_pop_nb(S, p)
+        if 0 <= v < 3 and v != exclude and S.stat[p, v] < E.N_STEPS - 1:
+            return v
+        if v != E.SCRIPT_NONE:
+            S.gs[G_SCRIPT_BAD] += 1
     if kind == E.POL_RANDOM:
         opts = np.empty(3, np.int64)
         n = 0
@@ -245,9 +319,41 @@ def choose_keep_nb(T, S, p, kind, params):
         return -1
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, p, S.hand[p], n, True)
+        if i >= -1:
+            return i
     best, bs = 0, NEG
     for i in range(n):
         s = draft_score_nb(T, S.hand[p, i], params)
         if s > bs:
             best, bs = i, s
     return best
+
+
+@njit(cache=True)
+def choose_yes_nb(T, S, p, kind, params, greedy_yes):
+    """A yes/no a card offers (use Protection, retreat the Witch, ...). Script: 1 or 0."""
+    if kind == E.POL_SCRIPT:
+        v = script_pop_nb(S, p)
+        if v == 0 or v == 1:
+            return v == 1
+        if v != E.SCRIPT_NONE:
+            S.gs[G_SCRIPT_BAD] += 1
+    if kind == E.POL_RANDOM:
+        return rand_int_nb(S.rs, 2) == 1
+    return greedy_yes
+
+
+@njit(cache=True)
+def choose_option_nb(T, S, p, opts, n, kind, params, greedy_i):
+    """One of opts[:n] (a figure slot or a loc a card asks for), or -1 to decline where
+    greedy_i may be -1. Script: the value itself, or -1."""
+    if kind == E.POL_SCRIPT:
+        i = scripted_index_nb(S, p, opts, n, True)
+        if i >= -1:
+            return i
+    if kind == E.POL_RANDOM:
+        i = rand_int_nb(S.rs, n + (1 if greedy_i < 0 else 0))
+        return i if i < n else -1
+    return greedy_i

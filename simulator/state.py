@@ -23,7 +23,8 @@ G_LOG_LOST = 9  #: log rows dropped for lack of room
 G_CHECK = 10  #: 1 to check invariants after every action and phase (invariants.py)
 G_VIOLATION = 11  #: first invariant violated (INV_* code), 0 none
 G_VIOLATION_AT = 12  #: Action-phase turn count when it was seen
-N_GS = 13
+G_SCRIPT_BAD = 13  #: scripted choices that named no legal option (scenarios report them)
+N_GS = 14
 
 LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
 LOG_ROWS = 4096  #: log capacity
@@ -56,6 +57,9 @@ STATE_DTYPE = np.dtype([
     ("path_n", np.int16, (P5,)),
     ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
     ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
+    ("script", np.int32, (P5, E.MAX_SCRIPT)),  # POL_SCRIPT choice queue per clan (card id, figure, loc, ...)
+    ("script_n", np.int16, (P5,)),  # entries queued
+    ("script_i", np.int16, (P5,)),  # entries consumed
     ("rs", np.uint64, (1,)),  # random stream state
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
 ], align=True)
@@ -112,6 +116,8 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     for p in range(P5):
         _fill2(S.picks[p], -1)
     _fill1(S.rank, 0)
+    _fill1(S.script_n, 0)
+    _fill1(S.script_i, 0)
     S.rs[0] = seed
 
 
