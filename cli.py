@@ -1,4 +1,4 @@
-"""Volva command line: ``volva run``, ``volva replay``, ``volva version``.
+"""Volva command line: ``volva run``, ``volva replay``, ``volva scenario``, ``volva version``.
 
 User errors (unknown strategy, bad player count or lineup, bad rule option,
 malformed rule set, unusable --out) print ONE line ``error: ...`` on stderr and
@@ -233,6 +233,27 @@ def replay(
         _fail(str(exc))
     from simulator.replay import replay_text
     typer.echo(replay_text(rs, names, pols, seed, game))
+
+
+@app.command()
+def scenario(
+    file: Path = typer.Argument(..., help="Scenario file (TOML; format in docs/scenarios.md)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write the JSON result to this file."),
+) -> None:
+    """Set up a position from FILE, run its scripted steps with the engine, print the result as JSON."""
+    from simulator.ruleset import RulesError
+    from simulator.scenario import run_scenario
+    try:
+        result = run_scenario(file)
+    except (RulesError, ValueError) as exc:  # ScenarioError is a ValueError
+        _fail(str(exc))
+    text = json.dumps(result, indent=2, ensure_ascii=False)
+    if out is not None:
+        try:
+            out.write_text(text + "\n")
+        except OSError as exc:
+            _fail(f"--out {str(out)!r}: {exc.strerror or exc}")
+    typer.echo(text)
 
 
 @app.command()

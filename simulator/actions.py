@@ -8,11 +8,13 @@ from numba import njit
 
 from . import enums as E
 from .battle import pillage_nb
-from .board import (can_enter_nb, free_villages_nb, horns_nb, invade_cost_nb, is_shiplike_nb,
-                    occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb)
+from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, free_villages_nb, horns_nb, invade_cost_nb,
+                    is_shiplike_nb, monster_card_nb, occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb,
+                    upgrade_with_op_nb)
 from .clan import discard_nb, take_from_hand_nb
-from .policy import choose_free_invade_nb, choose_march_nb
-from .state import log_nb
+from .effects import destroy_nb, fired_nb, op_arg_nb, text_raise_nb
+from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
+from .state import G_NP, log_nb
 
 MAX_ACTS = 512  #: capacity of the legal-action buffer
 
@@ -82,19 +84,24 @@ def legal_actions_nb(T, S, p, acts):
     occ = np.empty(E.N_PROVINCES, np.int64)
     occupancy_nb(S, occ)
     if on_board_nb(S, p) < horns_nb(T, S, p):
-        warrior_seen = False
-        for f in range(E.NFIG):
-            if S.loc[p, f] != E.LOC_RESERVE:
+        fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE)  # Frigga's Domain
+        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):
+            if src == E.LOC_VALHALLA and fd < 0:
                 continue
-            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
-                if warrior_seen:
+            warrior_seen = False
+            for f in range(E.NFIG):
+                if S.loc[p, f] != src:
                     continue
-                warrior_seen = True
-            if invade_cost_nb(T, S, p, f) > rage:
-                continue
-            nd = invade_dests_nb(T, S, p, f, buf, occ)
-            for i in range(nd):
-                n = _add(acts, n, E.A_INVADE, f, buf[i])
+                if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                    if warrior_seen:
+                        continue
+                    warrior_seen = True
+                cost = invade_cost_nb(T, S, p, f) if src == E.LOC_RESERVE else op_arg_nb(T, fd, E.OP_VALHALLA_INVADE)
+                if cost > rage:
+                    continue
+                nd = invade_dests_nb(T, S, p, f, buf, occ)
+                for i in range(nd):
+                    n = _add(acts, n, E.A_INVADE, f, buf[i])
     if rage >= 1:
         for src in range(E.N_PROVINCES):
             mine = False
@@ -116,19 +123,78 @@ def legal_actions_nb(T, S, p, acts):
             ns = slot_choices_nb(S, p, ct, buf)
             for k in range(ns):
                 n = _add(acts, n, E.A_UPGRADE, i, buf[k])
+    ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE)  # Tyr's Challenge: pillaged provinces too
+    ch_ok = ch >= 0 and rage >= op_arg_nb(T, ch, E.OP_CHALLENGE)
     for pr in range(E.N_PROVINCES):
-        if S.destroyed[pr] == 0 and S.pillaged[pr] == 0 and present_nb(T, S, p, pr):
-            n = _add(acts, n, E.A_PILLAGE, pr, 0)
+        if S.destroyed[pr] == 0 and present_nb(T, S, p, pr):
+            if S.pillaged[pr] == 0:
+                n = _add(acts, n, E.A_PILLAGE, pr, 0)
+            elif ch_ok:
+                n = _add(acts, n, E.A_CHALLENGE, pr, 0)
+    sc = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE)  # Frigga's Sacrifice
+    if sc >= 0 and on_board_nb(S, p) >= op_arg_nb(T, sc, E.OP_SACRIFICE) and \
+            (S.stat[p, 0] < E.N_STEPS - 1 or S.stat[p, 1] < E.N_STEPS - 1 or S.stat[p, 2] < E.N_STEPS - 1):
+        n = _add(acts, n, E.A_SACRIFICE, 0, 0)
     return _add(acts, n, E.A_PASS, 0, 0)
 
 
 @njit(cache=True)
-def invade_nb(T, S, p, f, dest, free):
-    """Put reserve figure f at dest, paying its invade cost unless ``free``."""
-    cost = 0 if free else invade_cost_nb(T, S, p, f)
+def invade_nb(T, S, p, f, dest, free, kinds, params):
+    """Invade: put figure f (reserve, or Valhalla with Frigga's Domain) at dest, paying its cost unless
+    ``free``; then the invade texts: Troll / Fire Giant, Frigga's Succor, Thor's Domain."""
+    if free:
+        cost = 0
+    elif S.loc[p, f] == E.LOC_VALHALLA:
+        c = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE)
+        cost = op_arg_nb(T, c, E.OP_VALHALLA_INVADE)
+        fired_nb(S, p, c, E.OP_VALHALLA_INVADE, cost, f)
+    else:
+        cost = invade_cost_nb(T, S, p, f)
     S.rage[p] -= cost
     S.loc[p, f] = dest
-    log_nb(S, E.EV_INVADE, p, f, dest, cost, 1 if free else 0, 0)  # HOOK invade (Troll, Fire Giant, Succor)
+    log_nb(S, E.EV_INVADE, p, f, dest, cost, 1 if free else 0, 0)
+    if dest >= E.N_PROVINCES:
+        return
+    if f >= E.FIG_MONSTER0:
+        invade_destroy_nb(T, S, p, f, dest, kinds, params)
+    sc = upgrade_with_op_nb(T, S, p, E.OP_SUCCOR)
+    if sc >= 0 and free_villages_nb(T, S, dest) > 0 and on_board_nb(S, p) < horns_nb(T, S, p):
+        for w in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
+            if S.loc[p, w] == E.LOC_RESERVE:
+                if choose_yes_nb(T, S, p, kinds[p], params[p], True):
+                    S.loc[p, w] = dest
+                    log_nb(S, E.EV_INVADE, p, w, dest, 0, 1, 0)
+                    fired_nb(S, p, sc, E.OP_SUCCOR, 0, dest)
+                break
+    dm = upgrade_with_op_nb(T, S, p, E.OP_DOMAIN_PILLAGE)
+    if dm >= 0 and S.pillaged[dest] == 0 and S.rage[p] >= op_arg_nb(T, dm, E.OP_DOMAIN_PILLAGE) and \
+            choose_yes_nb(T, S, p, kinds[p], params[p], pillage_worth_nb(T, S, p, dest, params[p]) > 0):
+        S.rage[p] -= op_arg_nb(T, dm, E.OP_DOMAIN_PILLAGE)
+        fired_nb(S, p, dm, E.OP_DOMAIN_PILLAGE, op_arg_nb(T, dm, E.OP_DOMAIN_PILLAGE), dest)
+        pillage_nb(T, S, p, dest, kinds, params)
+
+
+@njit(cache=True)
+def invade_destroy_nb(T, S, p, f, prov, kinds, params):
+    """Troll (a=0): destroy every enemy Warrior in the province; Fire Giant (a=1): every enemy
+    non-Monster figure in it and in its supporting fjord (DIGEST §1.7)."""
+    m = monster_card_nb(S, p, f)
+    k = card_op_index_nb(T, m, E.OP_INVADE_DESTROY)
+    if k < 0:
+        return
+    mode = T.card_a[m, k]
+    floc = fjord_loc_of_nb(T, prov)
+    n = 0
+    for q in range(S.gs[G_NP]):
+        if q == p:
+            continue
+        for g in range(E.FIG_MONSTER0):
+            l = S.loc[q, g]
+            warrior = E.FIG_WARRIOR0 <= g < E.FIG_WARRIOR0 + E.N_WARRIORS
+            if (l == prov and (warrior or mode == 1)) or (mode == 1 and floc >= 0 and l == floc):
+                if destroy_nb(T, S, q, g, E.CAUSE_CARD, kinds, params):
+                    n += 1
+    fired_nb(S, p, m, E.OP_INVADE_DESTROY, n, prov)
 
 
 @njit(cache=True)
@@ -187,14 +253,14 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
     if nd > 0:
         i = choose_free_invade_nb(T, S, p, fig, dests, nd, kinds[p], params[p])
         if i >= 0:
-            invade_nb(T, S, p, fig, dests[i], True)
+            invade_nb(T, S, p, fig, dests[i], True, kinds, params)
 
 
 @njit(cache=True)
 def do_action_nb(T, S, p, t, a, b, kinds, params):
     """Carry out legal action (t, a, b) for clan p."""
     if t == E.A_INVADE:
-        invade_nb(T, S, p, a, b, False)
+        invade_nb(T, S, p, a, b, False, kinds, params)
     elif t == E.A_MARCH:
         march_nb(T, S, p, a, b, kinds, params)
     elif t == E.A_UPGRADE:
@@ -206,6 +272,33 @@ def do_action_nb(T, S, p, t, a, b, kinds, params):
         log_nb(S, E.EV_QUEST, p, c, 0, 0, 0, 0)
     elif t == E.A_PILLAGE:
         pillage_nb(T, S, p, a, kinds, params)
+    elif t == E.A_CHALLENGE:
+        c = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE)
+        S.rage[p] -= op_arg_nb(T, c, E.OP_CHALLENGE)
+        fired_nb(S, p, c, E.OP_CHALLENGE, op_arg_nb(T, c, E.OP_CHALLENGE), a)
+        pillage_nb(T, S, p, a, kinds, params)
+    elif t == E.A_SACRIFICE:
+        sacrifice_nb(T, S, p, kinds, params)
     else:
         log_nb(S, E.EV_PASS, p, S.rage[p], 0, 0, 0, 0)
         S.rage[p] = 0
+
+
+@njit(cache=True)
+def sacrifice_nb(T, S, p, kinds, params):
+    """Frigga's Sacrifice: destroy a of your figures on the board (your choice; greedy: the weakest
+    first) to raise one clan stat."""
+    c = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE)
+    figs = np.empty(E.NFIG, np.int64)
+    for _ in range(op_arg_nb(T, c, E.OP_SACRIFICE)):
+        n, g = 0, 0
+        for f in range(E.NFIG):
+            if S.loc[p, f] >= 0:
+                figs[n] = f
+                if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS and not \
+                        (E.FIG_WARRIOR0 <= figs[g] < E.FIG_WARRIOR0 + E.N_WARRIORS):
+                    g = n
+                n += 1
+        i = choose_option_nb(T, S, p, figs, n, kinds[p], params[p], g)
+        destroy_nb(T, S, p, figs[i if i >= 0 else g], E.CAUSE_SACRIFICE, kinds, params)
+    text_raise_nb(T, S, p, c, E.OP_SACRIFICE, kinds, params, -1)

@@ -37,6 +37,7 @@ class BatchOut(NamedTuple):
     rank: np.ndarray  #: int8[G, P] 1 = winner; tied clans share a rank
     n_turns: np.ndarray  #: int32[G] turns taken in Action phases (all ages)
     violation: np.ndarray  #: int8[G] first invariant violated (invariants.INV_*), 0 none / not checked
+    fired: np.ndarray  #: int16[G, MAX_CARDS] times each card's text acted in the game (card ids = rows of cards.csv)
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -64,6 +65,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
         picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
+        fired=np.zeros((G, E.MAX_CARDS), np.int16),
     )
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out

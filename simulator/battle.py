@@ -1,20 +1,25 @@
-"""Pillage and battle (DIGEST §1.6).
+"""Pillage and battle (DIGEST §1.6, rulings §1.7).
 
-pillage_nb runs the whole pillage action: Call to Battle, the unopposed case,
-card play, comparison and resolution.  Card-text hooks (reveal, before compare,
-late play, win/lose, on destroy) attach at the points marked ``HOOK``; the cards
-issue fills them.
+Steps of battle_nb: participants → cards played → Thor's Primacy → Heimdall's Watch
+(round after round) → late cards → Odin's Smite, then Odin's Tide → compare (tie: all
+lose) → losers' texts (Trickery, Backstab, Poison) → the winner's cards (Poison beats
+Prowess) → Axes Glory and win texts → losers destroyed and take their cards back →
+Loki's Blessing → after-battle Glory (Judgement, Valkyrie, Thor's Glory).
 """
 import numpy as np
 from numba import njit
 
 from . import enums as E
-from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fjord_loc_of_nb, free_villages_nb,
-                    has_enemy_nb, is_shiplike_nb, present_nb)
-from .clan import (add_to_hand_nb, apply_reward_nb, discard_nb, gain_glory_nb, take_from_hand_nb,
-                   to_valhalla_nb)
-from .policy import choose_call_nb, choose_card_nb
-from .state import G_NP, log_nb
+from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fig_str_nb, fjord_loc_of_nb,
+                    free_villages_nb, has_enemy_nb, horns_nb, is_shiplike_nb, monster_card_nb, on_board_nb,
+                    present_nb, upgrade_with_op_nb)
+from .clan import (add_to_hand_nb, apply_reward_nb, discard_nb, gain_glory_nb, raise_stat_nb,
+                   take_from_hand_nb, total_glory_nb)
+from .effects import destroy_nb, fired_nb, op_arg_nb, text_raise_nb
+from .policy import choose_call_nb, choose_card_nb, choose_option_nb, choose_yes_nb
+from .state import G_IN_BATTLE, G_NP, log_nb
+
+MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
 
 
 @njit(cache=True)
@@ -50,21 +55,40 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
 
 
 @njit(cache=True)
-def card_values_nb(T, S, part, out):
-    """out[q] = total +STR of the cards clan q revealed (DIGEST §1.6 step 3, §1.7 Sight).
+def text_card_nb(T, S, q, op):
+    """Card id among clan q's revealed cards carrying opcode op, its text not cancelled; -1 if none."""
+    if S.cancelled[q]:
+        return -1
+    for j in range(S.played_n[q]):
+        c = S.played[q, j]
+        if card_op_index_nb(T, c, op) >= 0:
+            return c
+    return -1
 
-    Heimdall's Sight (copy_highest) takes the highest value among opponents'
-    revealed cards, ignoring other Sights.
-    """
+
+@njit(cache=True)
+def card_values_nb(T, S, part, out):
+    """out[q] = total value of the cards clan q revealed (DIGEST §1.6 step 3, §1.7):
+    battle cards their +STR; Heimdall's Sight the highest opposing card (0 if cancelled);
+    a Quest card +a with Tyr's Domain/Wrath; other cards 0."""
     P = S.gs[G_NP]
     for q in range(P):
         out[q] = 0
-        for j in range(S.played_n[q]):
-            out[q] += card_value_nb(T, S.played[q, j])
-    for q in range(P):
+        qa = 0
+        for s in range(E.N_SLOTS):  # Tyr's Domain / Wrath: the best of them
+            c = S.upg[q, s]
+            if c >= 0 and card_op_index_nb(T, c, E.OP_QUEST_AS_BATTLE) >= 0:
+                qa = max(qa, op_arg_nb(T, c, E.OP_QUEST_AS_BATTLE))
         for j in range(S.played_n[q]):
             c = S.played[q, j]
-            if card_op_index_nb(T, c, E.OP_COPY_HIGHEST) >= 0:
+            out[q] += card_value_nb(T, c)
+            if T.card_type[c] == E.CT_QUEST:
+                out[q] += qa
+    for q in range(P):
+        if S.cancelled[q]:
+            continue
+        for j in range(S.played_n[q]):
+            if card_op_index_nb(T, S.played[q, j], E.OP_COPY_HIGHEST) >= 0:
                 m = 0
                 for r in range(P):
                     if r != q and part[r]:
@@ -76,37 +100,322 @@ def card_values_nb(T, S, part, out):
 
 
 @njit(cache=True)
-def destroy_in_battle_nb(T, S, q, prov):
-    """A loser's figures in the battle (province and supporting fjord) go to Valhalla. Returns the count."""
-    floc = fjord_loc_of_nb(T, prov)
-    n = 0
-    for f in range(E.NFIG):
-        l = S.loc[q, f]
-        if l == prov or (floc >= 0 and l == floc):
-            to_valhalla_nb(S, q, f, E.CAUSE_BATTLE)  # HOOK destroy (Protection, Witch, Dragons)
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def battle_nb(T, S, pillager, prov, kinds, params):
-    """DIGEST §1.6 steps 3–6. Returns the winning clan, or -1 when the top totals tie (all lose)."""
+def play_round_nb(T, S, pillager, prov, part, kinds, params):
+    """Every clan in the battle plays one card face down if it has any; all are revealed together."""
     P = S.gs[G_NP]
-    part = np.zeros(P, np.bool_)
-    for q in range(P):
-        part[q] = present_nb(T, S, q, prov)
-        S.played_n[q] = 0
-    for k in range(P):  # play one card each, from the pillager clockwise; revealed together
+    for k in range(P):
         q = (pillager + k) % P
         if not part[q]:
             continue
         if S.hand_n[q] > 0:
             c = take_from_hand_nb(S, q, choose_card_nb(T, S, q, prov, kinds[q], params[q]))
-            S.played[q, 0] = c
-            S.played_n[q] = 1
+            S.played[q, S.played_n[q]] = c
+            S.played_n[q] += 1
+            log_nb(S, E.EV_PLAY, q, c, card_value_nb(T, c), 0, 0, 0)
         else:
             log_nb(S, E.EV_NOCARD, q, prov, 0, 0, 0, 0)
-    # HOOK reveal / before compare / late cards (DIGEST §1.6 step 4) go here.
+
+
+@njit(cache=True)
+def primacy_nb(T, S, part):
+    """Thor's Primacy (DIGEST §1.7): it cancels the text of every opponent's card; two clans
+    playing it cancel each other (and everyone else)."""
+    P = S.gs[G_NP]
+    n, who = 0, -1
+    for q in range(P):
+        S.cancelled[q] = 0
+        if part[q]:
+            for j in range(S.played_n[q]):
+                if card_op_index_nb(T, S.played[q, j], E.OP_PRIMACY) >= 0:
+                    n += 1
+                    who = q
+                    break
+    if n == 0:
+        return
+    for q in range(P):
+        if part[q] and (n > 1 or q != who):
+            S.cancelled[q] = 1
+            for j in range(S.played_n[q]):
+                log_nb(S, E.EV_CANCEL, q, S.played[q, j], 0, 0, 0, 0)
+    if n == 1:
+        for j in range(S.played_n[who]):
+            c = S.played[who, j]
+            if card_op_index_nb(T, c, E.OP_PRIMACY) >= 0:
+                fired_nb(S, who, c, E.OP_PRIMACY, 0, 0)
+
+
+@njit(cache=True)
+def watch_nb(T, S, pillager, prov, part, kinds, params):
+    """Heimdall's Watch (DIGEST §1.7): every Watch player gains the total value of all revealed
+    cards; all revealed cards are discarded; every clan still holding cards plays again.
+    Returns True if a Watch acted."""
+    P = S.gs[G_NP]
+    vals = np.zeros(P, np.int64)
+    card_values_nb(T, S, part, vals)
+    total = 0
+    for q in range(P):
+        if part[q]:
+            total += vals[q]
+    acted = False
+    for q in range(P):
+        if part[q]:
+            c = text_card_nb(T, S, q, E.OP_WATCH)
+            if c >= 0:
+                gain_glory_nb(S, q, E.G_CARDS, total)
+                fired_nb(S, q, c, E.OP_WATCH, total, 0)
+                acted = True
+    if acted:
+        for q in range(P):
+            for j in range(S.played_n[q]):
+                discard_nb(S, S.played[q, j])
+            S.played_n[q] = 0
+            S.cancelled[q] = 0
+        play_round_nb(T, S, pillager, prov, part, kinds, params)
+    return acted
+
+
+@njit(cache=True)
+def late_cards_nb(T, S, pillager, prov, part, kinds, params):
+    """Late cards (Heimdall's Eye, Gaze; DIGEST §1.6 step 4): from the pillager clockwise, round after
+    round until nobody adds one. Greedy adds the smallest that makes it strictly strongest."""
+    P = S.gs[G_NP]
+    opts = np.empty(E.MAX_HAND, np.int64)
+    vals = np.zeros(P, np.int64)
+    while True:
+        added = False
+        for k in range(P):
+            q = (pillager + k) % P
+            if not part[q] or S.played_n[q] >= MAX_PLAYED:
+                continue
+            n = 0
+            for i in range(S.hand_n[q]):
+                if card_op_index_nb(T, S.hand[q, i], E.OP_LATE) >= 0:
+                    opts[n] = S.hand[q, i]
+                    n += 1
+            if n == 0:
+                continue
+            card_values_nb(T, S, part, vals)
+            mine = clan_str_nb(T, S, q, prov) + vals[q]
+            best = 0
+            for r in range(P):
+                if r != q and part[r]:
+                    best = max(best, clan_str_nb(T, S, r, prov) + vals[r])
+            g, gv = -1, 1 << 30
+            for i in range(n):
+                v = card_value_nb(T, opts[i])
+                if mine <= best < mine + v and v < gv:
+                    g, gv = i, v
+            i = choose_option_nb(T, S, q, opts, n, kinds[q], params[q], g)
+            if i >= 0:
+                c = opts[i]
+                for h in range(S.hand_n[q]):
+                    if S.hand[q, h] == c:
+                        take_from_hand_nb(S, q, h)
+                        break
+                S.played[q, S.played_n[q]] = c
+                S.played_n[q] += 1
+                log_nb(S, E.EV_LATE, q, c, card_value_nb(T, c), 0, 0, 0)
+                fired_nb(S, q, c, E.OP_LATE, card_value_nb(T, c), 0)
+                added = True
+        if not added:
+            return
+
+
+@njit(cache=True)
+def kill_nb(T, S, q, f, cause, kinds, params, dead):
+    """Destroy one figure in the battle and count it for the after-battle texts."""
+    if destroy_nb(T, S, q, f, cause, kinds, params):
+        dead[q] += 1
+
+
+@njit(cache=True)
+def smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead):
+    """Before STR is compared (DIGEST §1.7): Odin's Smite first (a Warrior of each opponent),
+    then Odin's Tide (every clan keeps one figure of its choice, Ships included)."""
+    P = S.gs[G_NP]
+    floc = fjord_loc_of_nb(T, prov)
+    for k in range(P):
+        q = (pillager + k) % P
+        c = text_card_nb(T, S, q, E.OP_DESTROY_ENEMY_WARRIORS) if part[q] else -1
+        if c < 0:
+            continue
+        fired_nb(S, q, c, E.OP_DESTROY_ENEMY_WARRIORS, op_arg_nb(T, c, E.OP_DESTROY_ENEMY_WARRIORS), 0)
+        for r in range(P):
+            if r == q or not part[r]:
+                continue
+            left = op_arg_nb(T, c, E.OP_DESTROY_ENEMY_WARRIORS)
+            for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
+                if left > 0 and S.loc[r, f] == prov:
+                    kill_nb(T, S, r, f, E.CAUSE_CARD, kinds, params, dead)
+                    left -= 1
+    tide = -1
+    for k in range(P):
+        q = (pillager + k) % P
+        if part[q] and text_card_nb(T, S, q, E.OP_TIDE) >= 0:
+            tide = q
+            break
+    if tide < 0:
+        return
+    fired_nb(S, tide, text_card_nb(T, S, tide, E.OP_TIDE), E.OP_TIDE, 0, 0)
+    figs = np.empty(E.NFIG, np.int64)
+    for k in range(P):
+        q = (pillager + k) % P
+        n, g, gs = 0, 0, -1
+        for f in range(E.NFIG):
+            l = S.loc[q, f]
+            if l == prov or (floc >= 0 and l == floc):
+                figs[n] = f
+                s = fig_str_nb(T, S, q, f, l) if (f < E.FIG_WARRIOR0 or f >= E.FIG_WARRIOR0 + E.N_WARRIORS) else 1
+                if s > gs:
+                    g, gs = n, s
+                n += 1
+        if n <= 1:
+            continue
+        keep = choose_option_nb(T, S, q, figs, n, kinds[q], params[q], g)
+        if keep < 0:
+            keep = g
+        for i in range(n):
+            if i != keep:
+                kill_nb(T, S, q, figs[i], E.CAUSE_CARD, kinds, params, dead)
+
+
+@njit(cache=True)
+def blessing_nb(T, S, q, prov, kinds, params):
+    """Loki's Blessing: a loser may invade the battle's province with a reserve Warrior for free
+    (no further texts, rulings R18)."""
+    c = upgrade_with_op_nb(T, S, q, E.OP_BLESSING)
+    if c < 0 or S.destroyed[prov] or free_villages_nb(T, S, prov) <= 0 or on_board_nb(S, q) >= horns_nb(T, S, q):
+        return
+    for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
+        if S.loc[q, f] == E.LOC_RESERVE:
+            if choose_yes_nb(T, S, q, kinds[q], params[q], True):
+                S.loc[q, f] = prov
+                log_nb(S, E.EV_INVADE, q, f, prov, 0, 1, 0)
+                fired_nb(S, q, c, E.OP_BLESSING, 0, prov)
+            return
+
+
+@njit(cache=True)
+def resolve_losers_texts_nb(T, S, winner, part):
+    """Loki's Trickery and Backstab (steal from the winner), and Poison: the first Poison loser
+    clockwise from the winner is returned (-1 none)."""
+    P = S.gs[G_NP]
+    poisoner = -1
+    for k in range(1, P):
+        q = (winner + k) % P
+        if not part[q]:
+            continue
+        c = text_card_nb(T, S, q, E.OP_STEAL_RAGE_ON_LOSE)
+        if c >= 0:
+            x = min(op_arg_nb(T, c, E.OP_STEAL_RAGE_ON_LOSE), S.rage[winner])
+            S.rage[winner] -= x
+            S.rage[q] += x
+            fired_nb(S, q, c, E.OP_STEAL_RAGE_ON_LOSE, x, winner)
+        c = text_card_nb(T, S, q, E.OP_STEAL_GLORY_ON_LOSE)
+        if c >= 0:
+            x = min(op_arg_nb(T, c, E.OP_STEAL_GLORY_ON_LOSE), total_glory_nb(S, winner))
+            gain_glory_nb(S, winner, E.G_CARDS, -x)
+            gain_glory_nb(S, q, E.G_CARDS, x)
+            fired_nb(S, q, c, E.OP_STEAL_GLORY_ON_LOSE, x, winner)
+        c = text_card_nb(T, S, q, E.OP_POISON)
+        if c >= 0 and poisoner < 0:
+            poisoner = q
+            fired_nb(S, q, c, E.OP_POISON, S.played_n[winner], winner)
+    return poisoner
+
+
+@njit(cache=True)
+def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
+    """The winner: its revealed cards go to a Poison loser, or are kept with Tyr's Prowess
+    (a Rage each) or discarded; then Axes Glory and its cards' win texts."""
+    pw = upgrade_with_op_nb(T, S, q, E.OP_PROWESS)
+    for j in range(S.played_n[q]):
+        c = S.played[q, j]
+        if poisoner >= 0:
+            add_to_hand_nb(S, poisoner, c)
+        elif pw >= 0 and S.rage[q] >= op_arg_nb(T, pw, E.OP_PROWESS) and \
+                choose_yes_nb(T, S, q, kinds[q], params[q], card_value_nb(T, c) >= 3):
+            S.rage[q] -= op_arg_nb(T, pw, E.OP_PROWESS)
+            add_to_hand_nb(S, q, c)
+            fired_nb(S, q, pw, E.OP_PROWESS, op_arg_nb(T, pw, E.OP_PROWESS), c)
+        else:
+            discard_nb(S, c)
+    axes = T.track[E.STAT_AXES, S.stat[q, E.STAT_AXES]]
+    gain_glory_nb(S, q, E.G_BATTLE, axes)
+    log_nb(S, E.EV_WIN, q, prov, axes, best, 0, 0)
+    if S.cancelled[q]:
+        return
+    for j in range(S.played_n[q]):
+        c = S.played[q, j]
+        for k in range(E.MAX_EFFECTS):
+            op = T.card_op[c, k]
+            a = T.card_a[c, k]
+            if op == E.OP_GLORY_ON_WIN:
+                gain_glory_nb(S, q, E.G_CARDS, a)
+                fired_nb(S, q, c, op, a, 0)
+            elif op == E.OP_RAGE_ON_WIN:
+                S.rage[q] += a
+                fired_nb(S, q, c, op, a, 0)
+            elif op == E.OP_RAISE_ON_WIN:
+                text_raise_nb(T, S, q, c, op, kinds, params, -1)
+
+
+@njit(cache=True)
+def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
+    """After-battle Glory: Odin's Judgement (every figure destroyed), Valkyrie (enemy figures,
+    even if she died), Thor's Glory (at least b enemy figures)."""
+    P = S.gs[G_NP]
+    all_dead = 0
+    for q in range(P):
+        all_dead += dead[q]
+    for q in range(P):
+        if not part[q]:
+            continue
+        enemy = all_dead - dead[q]
+        if not canc[q]:
+            for j in range(texts_n[q]):
+                c = texts[q, j]
+                if card_op_index_nb(T, c, E.OP_GLORY_PER_DESTROYED) >= 0:
+                    g = all_dead * op_arg_nb(T, c, E.OP_GLORY_PER_DESTROYED)
+                    gain_glory_nb(S, q, E.G_CARDS, g)
+                    fired_nb(S, q, c, E.OP_GLORY_PER_DESTROYED, g, all_dead)
+        for f in range(E.FIG_MONSTER0, E.NFIG):
+            if fought[q, f]:
+                m = monster_card_nb(S, q, f)
+                if m >= 0 and card_op_index_nb(T, m, E.OP_VALKYRIE) >= 0 and enemy > 0:
+                    g = enemy * op_arg_nb(T, m, E.OP_VALKYRIE)
+                    gain_glory_nb(S, q, E.G_CARDS, g)
+                    fired_nb(S, q, m, E.OP_VALKYRIE, g, enemy)
+        c = upgrade_with_op_nb(T, S, q, E.OP_ENEMIES_GLORY)
+        if c >= 0:
+            k = card_op_index_nb(T, c, E.OP_ENEMIES_GLORY)
+            if enemy >= T.card_b[c, k]:
+                gain_glory_nb(S, q, E.G_CARDS, T.card_a[c, k])
+                fired_nb(S, q, c, E.OP_ENEMIES_GLORY, T.card_a[c, k], enemy)
+
+
+@njit(cache=True)
+def battle_nb(T, S, pillager, prov, kinds, params, fought):
+    """DIGEST §1.6 steps 3–6 with the texts of §1.7. ``fought[q, f]`` is set for every figure in
+    the battle when cards are played. Returns the winner, or -1 when the top totals tie (all lose)."""
+    P = S.gs[G_NP]
+    S.gs[G_IN_BATTLE] = 1
+    part = np.zeros(P, np.bool_)
+    floc = fjord_loc_of_nb(T, prov)
+    for q in range(P):
+        part[q] = present_nb(T, S, q, prov)
+        S.played_n[q] = 0
+        S.cancelled[q] = 0
+        for f in range(E.NFIG):
+            fought[q, f] = S.loc[q, f] == prov or (floc >= 0 and S.loc[q, f] == floc)
+    play_round_nb(T, S, pillager, prov, part, kinds, params)
+    for _ in range(4):  # Watch may be answered by a new Watch; each round uses up cards
+        primacy_nb(T, S, part)
+        if not watch_nb(T, S, pillager, prov, part, kinds, params):
+            break
+    late_cards_nb(T, S, pillager, prov, part, kinds, params)
+    dead = np.zeros(P, np.int64)
+    smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead)
     cardv = np.zeros(P, np.int64)
     card_values_nb(T, S, part, cardv)
     best, nbest, winner = -1, 0, -1
@@ -114,10 +423,6 @@ def battle_nb(T, S, pillager, prov, kinds, params):
         q = (pillager + k) % P
         if not part[q]:
             continue
-        for j in range(S.played_n[q]):
-            c = S.played[q, j]
-            log_nb(S, E.EV_PLAY, q, c, card_value_nb(T, c) if card_op_index_nb(T, c, E.OP_COPY_HIGHEST) < 0
-                   else cardv[q], 0, 0, 0)
         fs = clan_str_nb(T, S, q, prov)
         tot = fs + cardv[q]
         log_nb(S, E.EV_TOTAL, q, fs, cardv[q], tot, 0, 0)
@@ -128,36 +433,103 @@ def battle_nb(T, S, pillager, prov, kinds, params):
     if nbest > 1:
         winner = -1  # DIGEST §1.6 step 5: on a tie every clan loses
         log_nb(S, E.EV_TIE, pillager, prov, best, 0, 0, 0)
+    texts = S.played.copy()  # the revealed cards, for the after-battle texts
+    texts_n = S.played_n.copy()
+    canc = S.cancelled.copy()
+    poisoner = -1
+    if winner >= 0:
+        poisoner = resolve_losers_texts_nb(T, S, winner, part)
+        resolve_winner_nb(T, S, winner, prov, best, poisoner, kinds, params)
     for k in range(P):
         q = (pillager + k) % P
-        if not part[q]:
+        if not part[q] or q == winner:
             continue
-        if q == winner:
-            for j in range(S.played_n[q]):
-                discard_nb(S, S.played[q, j])
-            axes = T.track[E.STAT_AXES, S.stat[q, E.STAT_AXES]]
-            gain_glory_nb(S, q, E.G_BATTLE, axes)
-            log_nb(S, E.EV_WIN, q, prov, axes, best, 0, 0)  # HOOK win
-        else:
-            for j in range(S.played_n[q]):
-                add_to_hand_nb(S, q, S.played[q, j])  # losers take their cards back
-            destroy_in_battle_nb(T, S, q, prov)  # HOOK lose
+        for j in range(S.played_n[q]):
+            add_to_hand_nb(S, q, S.played[q, j])  # losers take their cards back
+        for f in range(E.NFIG):
+            l = S.loc[q, f]
+            if l == prov or (floc >= 0 and l == floc):
+                kill_nb(T, S, q, f, E.CAUSE_BATTLE, kinds, params, dead)
+    for q in range(P):
         S.played_n[q] = 0
-    return winner
+    for k in range(P):
+        q = (pillager + k) % P
+        if part[q] and q != winner:
+            blessing_nb(T, S, q, prov, kinds, params)
+    after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc)
+    S.gs[G_IN_BATTLE] = 0
+    return winner, texts, texts_n, canc
+
+
+@njit(cache=True)
+def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params):
+    """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
+    (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought)."""
+    reward = S.token[prov]
+    log_nb(S, E.EV_REWARD, p, prov, reward, 0, 0, 0)
+    apply_reward_nb(T, S, p, reward)
+    for f in range(E.FIG_MONSTER0, E.NFIG):
+        m = monster_card_nb(S, p, f)
+        if fought[p, f] and m >= 0 and card_op_index_nb(T, m, E.OP_DOUBLE_REWARD) >= 0:
+            apply_reward_nb(T, S, p, reward)
+            fired_nb(S, p, m, E.OP_DOUBLE_REWARD, reward, prov)
+            break
+    if not canc[p]:
+        for j in range(texts_n[p]):
+            c = texts[p, j]
+            if card_op_index_nb(T, c, E.OP_GRACE) >= 0:
+                excl = reward if reward <= E.REWARD_HORNS else -1
+                text_raise_nb(T, S, p, c, E.OP_GRACE, kinds, params, excl)
+    if S.loc[p, E.FIG_LEADER] != prov:
+        return
+    lc = S.upg[p, E.SLOT_LEADER]
+    if lc < 0:
+        return
+    k = card_op_index_nb(T, lc, E.OP_LEADER_RAISE)
+    if k >= 0:
+        if T.card_a[lc, k] >= 3:
+            for s in range(E.N_STATS):
+                raise_stat_nb(S, p, s, E.RAISE_CARD)
+            fired_nb(S, p, lc, E.OP_LEADER_RAISE, 3, 0)
+        else:
+            text_raise_nb(T, S, p, lc, E.OP_LEADER_RAISE, kinds, params, -1)
+    if card_op_index_nb(T, lc, E.OP_LEADER_MOVE) >= 0:
+        dests = np.empty(E.N_PROVINCES, np.int64)
+        n, g = 0, -1
+        for pr in range(E.N_PROVINCES):
+            if pr != prov and T.adj[prov, pr] == 1 and free_villages_nb(T, S, pr) > 0:
+                dests[n] = pr
+                if g < 0 and S.pillaged[pr] == 0:
+                    g = n
+                n += 1
+        if n > 0:
+            i = choose_option_nb(T, S, p, dests, n, kinds[p], params[p], g)
+            if i >= 0:
+                S.loc[p, E.FIG_LEADER] = dests[i]
+                fired_nb(S, p, lc, E.OP_LEADER_MOVE, 0, dests[i])
 
 
 @njit(cache=True)
 def pillage_nb(T, S, p, prov, kinds, params):
-    """The Pillage action (DIGEST §1.5, §1.6). Returns True if the pillage succeeded."""
+    """The Pillage action (DIGEST §1.5, §1.6); also Tyr's Challenge and Thor's Domain pillages.
+    Returns True if the pillage succeeded (the token is flipped)."""
+    P = S.gs[G_NP]
     log_nb(S, E.EV_PILLAGE, p, prov, S.token[prov], 0, 0, 0)
     call_to_battle_nb(T, S, p, prov, kinds, params)
+    fought = np.zeros((P, E.NFIG), np.bool_)
     if has_enemy_nb(T, S, p, prov):
-        ok = battle_nb(T, S, p, prov, kinds, params) == p
+        winner, texts, texts_n, canc = battle_nb(T, S, p, prov, kinds, params, fought)
+        ok = winner == p
     else:
         log_nb(S, E.EV_NOBATTLE, p, prov, 0, 0, 0, 0)
+        floc = fjord_loc_of_nb(T, prov)
+        for f in range(E.NFIG):
+            fought[p, f] = S.loc[p, f] == prov or (floc >= 0 and S.loc[p, f] == floc)
+        texts = S.played.copy()
+        texts_n = np.zeros(S.played_n.shape[0], np.int16)
+        canc = np.zeros(S.cancelled.shape[0], np.int8)
         ok = True
     if ok:
-        log_nb(S, E.EV_REWARD, p, prov, S.token[prov], 0, 0, 0)
-        apply_reward_nb(T, S, p, S.token[prov])  # HOOK pillage (Frost Giant, Lords, Grace)
+        pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params)
         S.pillaged[prov] = 1
     return ok

@@ -88,7 +88,42 @@ OP_QUEST_REGION = 6  #: quest: most STR in at least one province of region a
 OP_QUEST_YGGDRASIL = 7  #: quest: most STR in Yggdrasil
 OP_QUEST_VALHALLA = 8  #: quest: at least a of your figures in Valhalla
 OP_QUEST_WIDESPREAD = 9  #: quest: most STR in at least a provinces
-N_OPCODES = 10
+# card texts (issue 3); the hook each acts at is in opcodes.toml
+OP_DESTROY_ENEMY_WARRIORS = 10  #: before compare: destroy a Warrior(s) of each opponent (Odin's Smite)
+OP_TIDE = 11  #: before compare: every clan keeps one figure of its choice (Odin's Tide)
+OP_LATE = 12  #: late card: may be added after the reveal (Heimdall's Eye, Gaze)
+OP_GLORY_ON_WIN = 13  #: win: +a Glory
+OP_RAGE_ON_WIN = 14  #: win: +a Rage
+OP_RAISE_ON_WIN = 15  #: win: raise a clan stat
+OP_STEAL_RAGE_ON_LOSE = 16  #: lose: take a Rage from the winner
+OP_STEAL_GLORY_ON_LOSE = 17  #: lose: take a Glory from the winner
+OP_POISON = 18  #: lose: take the winner's revealed cards into your hand
+OP_WATCH = 19  #: reveal: discard all revealed cards, gain their total value as Glory, all play again
+OP_PRIMACY = 20  #: reveal: cancel the text of each opponent's card
+OP_GLORY_PER_DESTROYED = 21  #: after battle: +a Glory per figure destroyed in it (Odin's Judgement)
+OP_GRACE = 22  #: successful pillage: raise a stat other than the reward's
+OP_INVADE_DESTROY = 23  #: on its invade: destroy enemy Warriors (a=0) or non-Monsters, fjord too (a=1)
+OP_VALKYRIE = 24  #: after a battle she fought in: +a Glory per enemy figure destroyed
+OP_DOUBLE_REWARD = 25  #: successful pillage it fought in: the reward twice (Frost Giant)
+OP_RETREAT = 26  #: destroyed in a battle outside Yggdrasil: may retreat there (Volur Witch)
+OP_LEADER_MOVE = 27  #: successful pillage the Leader fought in: may move it to an adjacent province
+OP_LEADER_RAISE = 28  #: successful pillage the Leader fought in: raise a stats (a=3: all three)
+OP_SHIP_GLORY = 29  #: one of your Ships is destroyed: +a Glory (Dragons)
+OP_RELEASE_GLORY = 30  #: Release Valhalla: +a Glory per figure of yours released
+OP_ENEMIES_GLORY = 31  #: after a battle you fought: +a Glory if at least b enemy figures were destroyed
+OP_SUCCOR = 32  #: after you invade a province: may invade it with a Warrior for free
+OP_QUEST_AS_BATTLE = 33  #: a Quest card you reveal in battle counts +a
+OP_BLESSING = 34  #: you lose a battle: may invade that province with a Warrior for free
+OP_RAGNAROK_MULT = 35  #: Ragnarök Glory for your figures times a
+OP_CHALLENGE = 36  #: action: pay a Rage to pillage a province already pillaged this age
+OP_PROTECT = 37  #: one of your figures would be destroyed: may pay a Rage to prevent it
+OP_PROWESS = 38  #: you win a battle: may keep revealed cards for a Rage each
+OP_DOMAIN_PILLAGE = 39  #: after you invade a province: may pay a Rage to pillage it at once
+OP_QUEST_MULT = 40  #: Glory from your quests times a
+OP_CONQUEST = 41  #: end of game: +a Glory per figure of yours on the board
+OP_SACRIFICE = 42  #: action: destroy a of your figures on the board to raise a clan stat
+OP_VALHALLA_INVADE = 43  #: invade with a figure from Valhalla for a Rage instead of its cost
+N_OPCODES = 44
 
 HOOK_STATIC = 0  #: read whenever STR or a cost is computed
 HOOK_REVEAL = 1  #: when battle cards are revealed
@@ -104,8 +139,9 @@ HOOK_QUEST = 10  #: checked at the Quest phase
 HOOK_GAME_END = 11  #: end of the game
 HOOK_RAGNAROK = 12  #: Ragnarök destroys your figures
 HOOK_PILLAGE = 13  #: after a successful pillage
+HOOK_AFTER_BATTLE = 14  #: after a battle is resolved
 HOOK_NAMES = ("static", "reveal", "before_compare", "late", "win", "lose", "destroy",
-              "release", "invade", "action", "quest", "game_end", "ragnarok", "pillage")
+              "release", "invade", "action", "quest", "game_end", "ragnarok", "pillage", "after_battle")
 
 # --- Glory sources (clans.parquet glory_* columns) -----------------------------
 G_BATTLE = 0  #: Axes Glory for winning a battle
@@ -124,8 +160,10 @@ A_UPGRADE = 2  #: a = hand index, b = slot
 A_QUEST = 3  #: a = hand index
 A_PILLAGE = 4  #: a = province
 A_PASS = 5  #: —
-N_ACTION_TYPES = 6
-ACTION_NAMES = ("invade", "march", "upgrade", "quest", "pillage", "pass")
+A_CHALLENGE = 6  #: Tyr's Challenge: a = province already pillaged
+A_SACRIFICE = 7  #: Frigga's Sacrifice: destroy 2 own figures, raise a stat
+N_ACTION_TYPES = 8
+ACTION_NAMES = ("invade", "march", "upgrade", "quest", "pillage", "pass", "challenge", "sacrifice")
 
 # --- policies ----------------------------------------------------------------
 POL_RANDOM = 0  #: uniform over legal choices
@@ -187,7 +225,11 @@ EV_DOOM = 26  #: Ragnarök token of age b: a = province
 EV_TOKEN = 27  #: pillage token: a = province, b = reward
 EV_PHASE = 28  #: phase starts: a = phase code
 EV_NOCARD = 29  #: clan in battle with no card to play
-N_EVENTS = 30
+EV_TEXT = 30  #: a card's text acts: a = card, b = opcode, c = amount, d = detail (stat, loc, figure, clan)
+EV_SAVED = 31  #: a figure is not destroyed: a = figure slot, b = loc, c = card that saved it (-1 module)
+EV_CANCEL = 32  #: a card's text is cancelled (Thor's Primacy): a = card
+EV_LATE = 33  #: late card added: a = card, b = value
+N_EVENTS = 34
 
 PH_DRAFT = 0
 PH_ACTION = 1
@@ -201,6 +243,8 @@ PHASE_NAMES = ("Gods' Gifts", "Action", "Discard", "Quest", "Ragnarök", "Releas
 CAUSE_BATTLE = 0  #: destroyed as a battle loser
 CAUSE_RAGNAROK = 1  #: destroyed by Ragnarök
 CAUSE_REPLACED = 2  #: Monster replaced by a new Monster upgrade (leaves the game)
+CAUSE_CARD = 3  #: destroyed by a card's text (Smite, Tide, Troll, Fire Giant)
+CAUSE_SACRIFICE = 4  #: destroyed by its own clan (Frigga's Sacrifice)
 RAISE_REWARD = 0  #: raise from a pillage reward
 RAISE_QUEST = 1  #: raise from a quest
 RAISE_CARD = 2  #: raise from a card text
@@ -211,3 +255,4 @@ MAX_DECK = 48  #: age deck capacity
 MAX_PATH = 40  #: stat raises recorded per clan
 MAX_PICKS = 8  #: picks recorded per age
 MAX_PLAYERS = 5
+MAX_CARDS = 128  #: card-table capacity (rows of cards.csv)

@@ -41,9 +41,13 @@ def check_invariants_nb(T, S):
     for p in range(P):
         if S.rage[p] < 0:
             return INV_RAGE
-        for k in range(E.N_GLORY_SRC):
-            if S.glory[p, k] < 0:
+        tot = 0
+        for k in range(E.N_GLORY_SRC):  # card Glory may be taken by Loki's Backstab; the total never < 0
+            tot += S.glory[p, k]
+            if S.glory[p, k] < 0 and k != E.G_CARDS:
                 return INV_GLORY
+        if tot < 0:
+            return INV_GLORY
         for f in range(E.NFIG):
             l = S.loc[p, f]
             if l < E.LOC_NONE or l >= E.LOC_FJORD0 + E.N_FJORDS:

@@ -5,8 +5,8 @@ from numba import njit
 from . import enums as E
 from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
-from .clan import (add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb,
-                   to_valhalla_nb, total_glory_nb)
+from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
+from .effects import conquest_nb, destroy_nb, quest_bonus_nb, ragnarok_bonus_nb, release_glory_nb
 from .invariants import checkpoint_nb
 from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
 from .rng import rand_int_nb, shuffle_nb
@@ -199,10 +199,11 @@ def quest_phase_nb(T, S, kinds, params):
         for j in range(S.quest_n[q]):
             c = S.quests[q, j]
             met = quest_met_nb(T, S, q, c)
-            g = T.card_qglory[c] if met else 0  # HOOK quest (Odin's Throne)
+            g = T.card_qglory[c] if met else 0
             log_nb(S, E.EV_QUESTRES, q, c, 1 if met else 0, g, 0, 0)
             if met:
                 gain_glory_nb(S, q, E.G_QUEST, g)
+                quest_bonus_nb(T, S, q, g)
                 s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)
                 if s >= 0:
                     raise_stat_nb(S, q, s, E.RAISE_QUEST)
@@ -212,7 +213,7 @@ def quest_phase_nb(T, S, kinds, params):
 
 
 @njit(cache=True)
-def ragnarok_nb(T, S):
+def ragnarok_nb(T, S, kinds, params):
     """DIGEST §1.5 Ragnarök: the doomed province is destroyed; its figures and the Ships in its
     supporting fjord go to Valhalla for 2/3/4 Glory each by age."""
     a = S.gs[G_AGE]
@@ -225,15 +226,16 @@ def ragnarok_nb(T, S):
         for f in range(E.NFIG):
             l = S.loc[q, f]
             if l == prov or (floc >= 0 and l == floc):
-                to_valhalla_nb(S, q, f, E.CAUSE_RAGNAROK)
+                destroy_nb(T, S, q, f, E.CAUSE_RAGNAROK, kinds, params)
                 n += 1
         if n > 0:
-            gain_glory_nb(S, q, E.G_RAGNAROK, n * per)  # HOOK ragnarok (Odin's Inspiration)
+            gain_glory_nb(S, q, E.G_RAGNAROK, n * per)
             log_nb(S, E.EV_RAGNAROK, q, prov, n, n * per, 0, 0)
+            ragnarok_bonus_nb(T, S, q, n * per)
 
 
 @njit(cache=True)
-def release_nb(S):
+def release_nb(T, S):
     """DIGEST §1.5 Release Valhalla: every figure in Valhalla returns to its reserve."""
     for q in range(S.gs[G_NP]):
         n = 0
@@ -242,7 +244,8 @@ def release_nb(S):
                 S.loc[q, f] = E.LOC_RESERVE
                 n += 1
         if n > 0:
-            log_nb(S, E.EV_RELEASE, q, n, 0, 0, 0, 0)  # HOOK release (Loki's Domain/Eminence/Wrath)
+            log_nb(S, E.EV_RELEASE, q, n, 0, 0, 0, 0)
+            release_glory_nb(T, S, q, n)
 
 
 @njit(cache=True)
@@ -258,7 +261,8 @@ def end_game_nb(T, S, rank):
     """DIGEST §1.4, §1.5 End of game: stat bonuses, then rank (1 = best) with the tie-break option
     (most Rage left at the end of the last Action phase; still tied: shared)."""
     P = S.gs[G_NP]
-    for q in range(P):  # HOOK game_end (Thor's Conquest) goes first
+    for q in range(P):  # Thor's Conquest first, then the stat bonuses (DIGEST §1.5 End of game)
+        conquest_nb(T, S, q)
         for s in range(E.N_STATS):
             g = T.bonus[S.stat[q, s]]
             if g > 0:

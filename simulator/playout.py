@@ -44,9 +44,9 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
         _phase(T, S, E.PH_QUEST)
         quest_phase_nb(T, S, kinds, params)
         _phase(T, S, E.PH_RAGNAROK)
-        ragnarok_nb(T, S)
+        ragnarok_nb(T, S, kinds, params)
         _phase(T, S, E.PH_RELEASE)
-        release_nb(S)
+        release_nb(T, S)
         end_age_nb(S)
     _phase(T, S, E.PH_END)
     end_game_nb(T, S, S.rank)
@@ -57,18 +57,22 @@ CHUNK = 64  #: games played in a row on one reused state buffer
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired):
     """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
     buf = np.empty(1, STATE_DTYPE)
+    # Thread-local copies: every kernel call increfs its array arguments, and atomic
+    # refcounts on arrays shared by all threads serialise them.
+    my_kinds = kinds.copy()
+    my_params = params.copy()
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
-        play_game_nb(Tarr[0], S, seeds[g], kinds, params, False, check)
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation)
+        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
+        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired)
     buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation):
+def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired):
     """Copy game g's results from S to row g of the outputs."""
     for p in range(P):
         glory[g, p] = S.glory[p]
@@ -79,13 +83,15 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
         rank[g, p] = S.rank[p]
     n_turns[g] = S.gs[G_TURNS]
     violation[g] = S.gs[G_VIOLATION]
+    for c in range(fired.shape[1]):
+        fired[g, c] = S.fired[c]
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation):
+def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired):
     """Play len(seeds) games over numba threads; game g writes row g of each output (see api.BatchOut).
 
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired)

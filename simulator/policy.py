@@ -116,6 +116,19 @@ def best_card_value_nb(T, S, p):
 
 
 @njit(cache=True)
+def pillage_worth_nb(T, S, p, prov, params):
+    """Greedy's score for pillaging prov now (> 0: worth it): unopposed, or its STR plus its best
+    card beats the strongest enemy plus an assumed card by the margin."""
+    if not has_enemy_nb(T, S, p, prov):
+        return 10.0 + token_worth_nb(S.token[prov])
+    mine = clan_str_nb(T, S, p, prov) + best_card_value_nb(T, S, p)
+    theirs = max_enemy_str_nb(T, S, p, prov) + params[E.P_OPP_CARD]
+    if mine >= theirs + params[E.P_PILLAGE_MARGIN]:
+        return 8.0 + token_worth_nb(S.token[prov])
+    return NEG
+
+
+@njit(cache=True)
 def _action_score(T, S, p, t, a, b, params):
     age = S.gs[G_AGE]
     doomed = S.doom[age - 1]
@@ -125,12 +138,11 @@ def _action_score(T, S, p, t, a, b, params):
     if t == E.A_QUEST:
         return 7.0
     if t == E.A_PILLAGE:
-        if not has_enemy_nb(T, S, p, a):
-            return 10.0 + token_worth_nb(S.token[a])
-        mine = clan_str_nb(T, S, p, a) + best_card_value_nb(T, S, p)
-        theirs = max_enemy_str_nb(T, S, p, a) + params[E.P_OPP_CARD]
-        if mine >= theirs + params[E.P_PILLAGE_MARGIN]:
-            return 8.0 + token_worth_nb(S.token[a])
+        return pillage_worth_nb(T, S, p, a, params)
+    if t == E.A_CHALLENGE:
+        w = pillage_worth_nb(T, S, p, a, params)
+        return w - 4.0 if w > 0 else NEG
+    if t == E.A_SACRIFICE:
         return NEG
     if t == E.A_UPGRADE:
         c = S.hand[p, a]

@@ -28,7 +28,7 @@ class RulesError(ValueError):
     """A rule-set data file is malformed (message: file, entry, field, allowed)."""
 
 
-MAX_CARDS = 128  #: card-table capacity (rows of cards.csv)
+MAX_CARDS = E.MAX_CARDS
 
 # The kernels' view of a rule set: one numpy record (passed by pointer, so a call
 # costs one argument however many tables there are).  Provinces 0..8 (ring order,

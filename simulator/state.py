@@ -24,7 +24,8 @@ G_CHECK = 10  #: 1 to check invariants after every action and phase (invariants.
 G_VIOLATION = 11  #: first invariant violated (INV_* code), 0 none
 G_VIOLATION_AT = 12  #: Action-phase turn count when it was seen
 G_SCRIPT_BAD = 13  #: scripted choices that named no legal option (scenarios report them)
-N_GS = 14
+G_IN_BATTLE = 14  #: 1 while a battle is being resolved (Volur Witch, DIGEST §1.7)
+N_GS = 15
 
 LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
 LOG_ROWS = 4096  #: log capacity
@@ -42,7 +43,7 @@ STATE_DTYPE = np.dtype([
     ("quests", np.int16, (P5, E.MAX_QUESTS)),  # committed quest cards, first quest_n valid
     ("quest_n", np.int16, (P5,)),
     ("carried", np.int16, (P5,)),  # card kept at Discard for the next age, -1 none
-    ("played", np.int16, (P5, 4)),  # cards revealed in the current battle, first played_n valid
+    ("played", np.int16, (P5, 8)),  # cards revealed in the current battle, first played_n valid
     ("played_n", np.int16, (P5,)),
     ("deck", np.int16, (3, E.MAX_DECK)),  # age decks; undealt cards are deck[a, :deck_n[a]]
     ("deck_n", np.int16, (3,)),
@@ -57,6 +58,8 @@ STATE_DTYPE = np.dtype([
     ("path_n", np.int16, (P5,)),
     ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
     ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
+    ("fired", np.int32, (E.MAX_CARDS,)),  # times each card's text acted this game
+    ("cancelled", np.int8, (P5,)),  # 1 if Thor's Primacy cancels this clan's card texts in the current battle
     ("script", np.int32, (P5, E.MAX_SCRIPT)),  # POL_SCRIPT choice queue per clan (card id, figure, loc, ...)
     ("script_n", np.int16, (P5,)),  # entries queued
     ("script_i", np.int16, (P5,)),  # entries consumed
@@ -116,6 +119,8 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     for p in range(P5):
         _fill2(S.picks[p], -1)
     _fill1(S.rank, 0)
+    _fill1(S.fired, 0)
+    _fill1(S.cancelled, 0)
     _fill1(S.script_n, 0)
     _fill1(S.script_i, 0)
     S.rs[0] = seed

@@ -29,7 +29,7 @@ def test_invade_cost_leader_zero_by_default():
     r = rules()
     S = blank()
     S.rage[0] = 3
-    invade_nb(r.tables, S, 0, E.FIG_LEADER, ELVAGAR, False)
+    invade_nb(r.tables, S, 0, E.FIG_LEADER, ELVAGAR, False, *policies(5))
     assert S.loc[0, E.FIG_LEADER] == ELVAGAR
     assert S.rage[0] == 3
 
@@ -41,7 +41,7 @@ def test_invade_cost_leader_option():
     S.rage[0] = 2
     assert invades(legal(r, S, 0), E.FIG_LEADER) == set()
     S.rage[0] = 3
-    invade_nb(r.tables, S, 0, E.FIG_LEADER, ELVAGAR, False)
+    invade_nb(r.tables, S, 0, E.FIG_LEADER, ELVAGAR, False, *policies(5))
     assert S.rage[0] == 0
 
 
@@ -51,7 +51,7 @@ def test_invade_cost_warrior_one():
     S = blank()
     S.rage[0] = 1
     assert invades(legal(r, S, 0), W) == set(range(8))
-    invade_nb(r.tables, S, 0, W, HORGR, False)
+    invade_nb(r.tables, S, 0, W, HORGR, False, *policies(5))
     assert S.loc[0, W] == HORGR and S.rage[0] == 0
 
 
@@ -63,7 +63,7 @@ def test_invade_cost_ship_two_into_fjord_only():
     assert invades(legal(r, S, 0), E.FIG_SHIP) == set()
     S.rage[0] = 2
     assert invades(legal(r, S, 0), E.FIG_SHIP) == set(FJORDS)
-    invade_nb(r.tables, S, 0, E.FIG_SHIP, SOUTH, False)
+    invade_nb(r.tables, S, 0, E.FIG_SHIP, SOUTH, False, *policies(5))
     assert S.loc[0, E.FIG_SHIP] == SOUTH and S.rage[0] == 0
 
 
@@ -100,7 +100,7 @@ def test_invade_cost_monster_is_value():
     acts = legal(r, S, 0)
     assert invades(acts, M0) == set(range(8))
     assert invades(acts, M1) == set()
-    invade_nb(r.tables, S, 0, M0, GIMLE, False)
+    invade_nb(r.tables, S, 0, M0, GIMLE, False, *policies(5))
     assert S.loc[0, M0] == GIMLE and S.rage[0] == 1
 
 
@@ -111,7 +111,7 @@ def test_invade_cost_free_monsters(name, age):
     S = blank(age=age)
     monster(S, 0, card(r, name, age))
     S.rage[0] = 1
-    invade_nb(r.tables, S, 0, M0, ELVAGAR, False)
+    invade_nb(r.tables, S, 0, M0, ELVAGAR, False, *policies(5))
     assert S.loc[0, M0] == ELVAGAR and S.rage[0] == 1
 
 
@@ -123,7 +123,7 @@ def test_invade_cost_experts_in_arms():
     S.rage[0] = 1
     assert invades(legal(r, S, 0), W) == set()
     S.rage[0] = 2
-    invade_nb(r.tables, S, 0, W, ELVAGAR, False)
+    invade_nb(r.tables, S, 0, W, ELVAGAR, False, *policies(5))
     assert S.rage[0] == 0
 
 
@@ -158,7 +158,7 @@ def test_dark_elf_may_invade_yggdrasil_for_one():
     monster(S, 0, card(r, "Dark Elf", 2))
     S.rage[0] = 1
     assert YGG in invades(legal(r, S, 0), M0)
-    invade_nb(r.tables, S, 0, M0, YGG, False)
+    invade_nb(r.tables, S, 0, M0, YGG, False, *policies(5))
     assert S.loc[0, M0] == YGG and S.rage[0] == 0
 
 

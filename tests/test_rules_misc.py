@@ -96,7 +96,7 @@ def test_sea_serpent_invades_fjords_only_for_three():
     S.rage[0] = 3
     dests = {b for t, a, b in legal(r, S, 0) if t == E.A_INVADE and a == M0}
     assert dests == {E.LOC_FJORD0 + i for i in range(4)}
-    invade_nb(r.tables, S, 0, M0, SOUTH, False)
+    invade_nb(r.tables, S, 0, M0, SOUTH, False, *policies(5))
     assert S.rage[0] == 0
     assert clan_str_nb(r.tables, S, 0, UTGARD) == 3 and clan_str_nb(r.tables, S, 0, ANDLANG) == 3
 
@@ -122,7 +122,7 @@ def test_sea_serpent_dies_in_ragnarok_with_ships():
     S = blank(2, age=1)
     S.doom[0] = HORGR
     monster(S, 1, card(r, "Sea Serpent", 1), EAST)
-    ragnarok_nb(r.tables, S)
+    ragnarok_nb(r.tables, S, *policies(5))
     assert S.loc[1, M0] == E.LOC_VALHALLA
     assert S.glory[1, E.G_RAGNAROK] == 2
 
@@ -134,7 +134,7 @@ def test_losing_monster_goes_to_valhalla():
     monster(S, 1, card(r, "Troll", 1), GIMLE)
     place(S, 0, E.FIG_LEADER, GIMLE)
     kinds, params = policies(2)
-    assert battle_nb(r.tables, S, 0, GIMLE, kinds, params) == 0
+    assert battle_nb(r.tables, S, 0, GIMLE, kinds, params, np.zeros((5, E.NFIG), np.bool_))[0] == 0
     assert S.loc[1, M0] == E.LOC_VALHALLA
     assert S.upg[1, E.SLOT_MONSTER0] == card(r, "Troll", 1)
 

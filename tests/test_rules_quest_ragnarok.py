@@ -214,7 +214,7 @@ def test_ragnarok_glory_per_figure_by_age(age, per):
     place(S, 1, E.FIG_SHIP, NORTH)
     place(S, 1, W, ANGERBODA)  # the fjord's other province stands: its figures live
     place(S, 1, WARRIORS[1], HORGR)
-    ragnarok_nb(r.tables, S)
+    ragnarok_nb(r.tables, S, *policies(5))
     assert S.destroyed[ELVAGAR] == 1
     assert S.glory[0, E.G_RAGNAROK] == 4 * per
     assert S.glory[1, E.G_RAGNAROK] == 1 * per
@@ -231,7 +231,7 @@ def test_ragnarok_other_fjords_untouched():
     S.doom[0] = GIMLE
     place(S, 0, E.FIG_SHIP, SOUTH)
     place(S, 1, E.FIG_SHIP, WEST)
-    ragnarok_nb(r.tables, S)
+    ragnarok_nb(r.tables, S, *policies(5))
     assert S.loc[0, E.FIG_SHIP] == SOUTH and S.loc[1, E.FIG_SHIP] == E.LOC_VALHALLA
     assert S.glory[0].sum() == 0 and S.glory[1, E.G_RAGNAROK] == 2
 
@@ -241,7 +241,7 @@ def test_ragnarok_doom_by_age():
     r = rules()
     S = blank(2, age=2)
     S.doom[:] = [ELVAGAR, HORGR, GIMLE]
-    ragnarok_nb(r.tables, S)
+    ragnarok_nb(r.tables, S, *policies(5))
     assert [int(x) for x in np.flatnonzero(S.destroyed)] == [HORGR]
 
 
@@ -253,7 +253,7 @@ def test_release_returns_all_valhalla_to_reserve():
     monster(S, 1, card(r, "Troll", 1), E.LOC_VALHALLA)
     place(S, 2, W, E.LOC_VALHALLA)
     place(S, 2, WARRIORS[1], GIMLE)
-    release_nb(S)
+    release_nb(r.tables, S)
     assert (S.loc[:3] != E.LOC_VALHALLA).all()
     for f in WARRIORS[:3] + [E.FIG_SHIP, E.FIG_LEADER]:
         assert S.loc[0, f] == E.LOC_RESERVE
@@ -271,6 +271,6 @@ def test_ragnarok_deaths_do_not_count_for_glorious_death():
     commit(S, 0, [card(r, "Glorious Death", 1)])
     kinds, params = policies(2)
     quest_phase_nb(r.tables, S, kinds, params)
-    ragnarok_nb(r.tables, S)
+    ragnarok_nb(r.tables, S, *policies(5))
     assert S.glory[0, E.G_QUEST] == 0
     assert S.glory[0, E.G_RAGNAROK] == 8

@@ -1,0 +1,311 @@
+"""`volva scenario`: scenario files set up positions and run scripted steps with the real engine."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from simulator.scenario import ScenarioError, run_scenario
+
+HERE = Path(__file__).parent / "scenarios"
+runner = CliRunner()
+
+
+def write(tmp_path, text: str, name: str = "s.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def error_of(path) -> str:
+    with pytest.raises(ScenarioError) as ei:
+        run_scenario(path)
+    return str(ei.value)
+
+
+TWO = """
+players = 2
+age = 1
+"""
+
+
+# --- the examples ---------------------------------------------------------------------------
+
+def test_quest_ship_vs_warrior():
+    """002 'Achieving Glory': a Ship in the North fjord (STR 2) beats a Warrior (STR 1) in Elvagar;
+    the Manheim quest is met: +5 Glory and the scripted stat (Horns) rises."""
+    r = run_scenario(HERE / "quest_ship_vs_warrior.toml")
+    c0, c1 = r["clans"]
+    assert c0["glory"] == 5 and c0["glory_by_source"]["quest"] == 5
+    assert c0["stats"] == {"rage": 1, "axes": 1, "horns": 2}
+    assert c0["quests"] == []
+    assert c1["glory"] == 0
+    assert c0["figures"]["North fjord"] == ["ship"]
+    assert r["provinces"]["Elvagar"]["figures"] == {"1": ["warrior"]}
+    assert any("Manheim" in line and "met, +5 Glory" in line for line in r["log"])
+    assert any("raises horns to step 2 (quest)" in line for line in r["log"])
+
+
+def test_quest_stat_is_the_scripted_one(tmp_path):
+    text = (HERE / "quest_ship_vs_warrior.toml").read_text().replace('["horns"]', '["rage"]')
+    r = run_scenario(write(tmp_path, text))
+    assert r["clans"][0]["stats"] == {"rage": 2, "axes": 1, "horns": 1}
+
+
+def test_pillage_battle_scripted_cards_and_calls():
+    r = run_scenario(HERE / "pillage_battle.toml")
+    c0, c1, c2 = r["clans"]
+    # clan 0: Leader 3 + Tyr's Smite 5 = 8 beats 1 + 2 and 1 + 3; Axes step 2 = 4 Glory
+    assert c0["glory"] == 4 and c0["glory_by_source"]["battle"] == 4
+    assert c0["stats"]["horns"] == 2  # the Horns token
+    assert c0["hand"] == ["Heimdall's Sight"]  # the winner's card is discarded
+    assert c1["hand"] == ["Tyr's Bash"] and c2["hand"] == ["Tyr's Smash"]  # losers take theirs back
+    assert c1["figures"]["Valhalla"] == ["warrior", "warrior"]
+    assert c2["figures"]["Valhalla"] == ["warrior"] and c2["figures"]["Angerboda"] == ["warrior"]
+    assert r["provinces"]["Elvagar"] == {"figures": {"0": ["leader"]}, "pillaged": True, "destroyed": False,
+                                         "token": "horns"}
+    assert r["provinces"]["Gimle"]["destroyed"] and r["provinces"]["Horgr"]["pillaged"]
+    assert any("Call to Battle: clan 2 moves Warrior" in line for line in r["log"])
+    assert any("clan 0 wins the battle in Elvagar with 8 STR" in line for line in r["log"])
+
+
+def test_march_with_chosen_figures_then_upgrade_free_invade():
+    r = run_scenario(HERE / "march_and_upgrade.toml")
+    c0 = r["clans"][0]
+    assert sorted(c0["figures"]["Yggdrasil"]) == ["leader", "warrior"]
+    assert c0["figures"]["Elvagar"] == ["warrior"]  # not everything that fits: only the two named
+    assert c0["figures"]["Muspelheim"] == ["Troll"]
+    assert c0["upgrades"] == {"Warrior": "Brothers in Arms", "Monster 1": "Troll"}
+    assert c0["quests"] == ["Manheim"]
+    assert c0["rage"] == 6 - 1 - 2  # march 1, Troll 2, free invade 0
+    assert r["clans"][1]["rage"] == 0  # passed
+    assert r["log"][0] == "clan 0 marches 2 figure(s) from Elvagar to Yggdrasil (1 Rage)"
+
+
+def test_march_one_named_warrior(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+figures = { Elvagar = ["leader", "warrior", "warrior"] }
+[[clan]]
+[[step]]
+clan = 0
+action = "march"
+from = "Elvagar"
+to = "Angerboda"
+figures = ["warrior"]
+""")
+    c0 = run_scenario(p)["clans"][0]
+    assert c0["figures"]["Angerboda"] == ["warrior"]
+    assert sorted(c0["figures"]["Elvagar"]) == ["leader", "warrior"]
+
+
+# --- illegal steps ---------------------------------------------------------------------------
+
+def test_invade_without_enough_rage(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+rage = 1
+[[clan]]
+[[step]]
+clan = 0
+action = "invade"
+figure = "ship"
+to = "North fjord"
+""")
+    msg = error_of(p)
+    assert str(p) in msg and "step 1" in msg and "illegal invade" in msg
+    assert "not enough Rage" in msg and "costs 2" in msg and "has 1" in msg
+
+
+def test_acting_at_zero_rage(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+rage = 0
+figures = { Elvagar = ["warrior"] }
+[[clan]]
+[[step]]
+clan = 0
+action = "pillage"
+province = "Elvagar"
+""")
+    msg = error_of(p)
+    assert "step 1" in msg and "0 Rage" in msg
+
+
+@pytest.mark.parametrize("step, needle", [
+    ('action = "invade"\nfigure = "warrior"\nto = "Myrkulor"', "no empty village in Myrkulor"),
+    ('action = "invade"\nfigure = "warrior"\nto = "Yggdrasil"', "only the Dark Elf"),
+    ('action = "pillage"\nprovince = "Gimle"', "Gimle is destroyed"),
+    ('action = "pillage"\nprovince = "Horgr"', "already pillaged"),
+    ('action = "pillage"\nprovince = "Utgard"', "no figure in Utgard"),
+    ('action = "upgrade"\ncard = "Troll"', "not in clan 0's hand"),
+    ('action = "quest"\ncard = "Tyr\'s Bash"', "not a Quest card"),
+    ('action = "march"\nfrom = "Utgard"\nto = "Elvagar"', "no figure in Utgard"),
+])
+def test_illegal_reasons(tmp_path, step, needle):
+    p = write(tmp_path, """
+players = 2
+age = 1
+destroyed = ["Gimle"]
+pillaged = ["Horgr"]
+[[clan]]
+hand = ["Tyr's Bash"]
+figures = { Myrkulor = ["leader", "warrior"], Horgr = ["warrior"] }
+[[clan]]
+figures = { Myrkulor = ["warrior"] }
+[[step]]
+clan = 0
+""" + step + "\n")
+    msg = error_of(p)
+    assert "step 1" in msg and "illegal" in msg and needle in msg, msg
+
+
+def test_horns_limit(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+figures = { Elvagar = ["leader", "warrior", "warrior", "warrior"] }
+[[clan]]
+[[step]]
+clan = 0
+action = "invade"
+figure = "warrior"
+to = "Angerboda"
+""")
+    assert "Horns limit" in error_of(p)
+
+
+def test_scripted_choice_with_no_legal_option(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+quests = ["Manheim"]
+stats = { horns = 6 }
+figures = { Elvagar = ["leader"] }
+[[clan]]
+[[step]]
+phase = "quest"
+choices = { 0 = ["horns"] }
+""")
+    msg = error_of(p)
+    assert "step 1" in msg and "named no legal option" in msg
+
+
+def test_unused_script_values(tmp_path):
+    p = write(tmp_path, TWO + """
+[[clan]]
+hand = ["Tyr's Bash"]
+figures = { Elvagar = ["leader"] }
+[[clan]]
+[[step]]
+clan = 0
+action = "pillage"
+province = "Elvagar"
+cards = { 0 = "Tyr's Bash" }
+""")
+    msg = error_of(p)  # unopposed: no battle, the card is never asked for
+    assert "step 1" in msg and "never asked" in msg and "Tyr's Bash" in msg
+
+
+# --- validation errors -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("clan, needle", [
+    ('hand = ["Tyr Smite"]', ["clan[0].hand[0]", "unknown card 'Tyr Smite'", "Tyr's Smite", "allowed:"]),
+    ('figures = { Elvagr = ["warrior"] }', ["clan[0].figures.Elvagr", "unknown location", "Elvagar", "allowed:"]),
+    ('stats = { axes = 7 }', ["clan[0].stats.axes", "7", "1..6"]),
+    ('stats = { strength = 2 }', ["clan[0].stats.strength", "rage, axes, horns"]),
+    ('figures = { Elvagar = ["troll"] }', ["unknown figure 'troll'", "leader, warrior, ship"]),
+    ('figures = { Elvagar = ["ship"] }', ["fjord"]),
+    ('upgrades = ["Tyr\'s Bash"]', ["clan[0].upgrades[0]", "battle card", "allowed:"]),
+    ('hand = ["Tyr\'s Smash"]', ["exists in ages [1, 2]", "Tyr's Smash@AGE"]),
+    ('hand = ["Tyr\'s Smash@3"]', ["has no age-3 version", "[1, 2]"]),
+])
+def test_clan_field_errors(tmp_path, clan, needle):
+    p = write(tmp_path, """
+players = 2
+age = 3
+[[clan]]
+""" + clan + "\n[[clan]]\n")
+    msg = error_of(p)
+    assert str(p) in msg
+    for n in needle:
+        assert n in msg, msg
+
+
+def test_unknown_province_and_top_level_errors(tmp_path):
+    msg = error_of(write(tmp_path, TWO + 'destroyed = ["Asgard"]\n[[clan]]\n[[clan]]\n'))
+    assert "destroyed[0]" in msg and "unknown province 'Asgard'" in msg and "Elvagar" in msg
+    msg = error_of(write(tmp_path, 'players = 7\n'))
+    assert "players" in msg and "2..5" in msg
+    msg = error_of(write(tmp_path, TWO + 'colour = "red"\n'))
+    assert "colour" in msg and "allowed:" in msg
+    msg = error_of(write(tmp_path, TWO + '[[clan]]\n'))
+    assert "exactly one per player (2)" in msg
+    msg = error_of(write(tmp_path, TWO + 'options = { tie_break = "coin" }\n[[clan]]\n[[clan]]\n'))
+    assert "tie_break" in msg
+    msg = error_of(write(tmp_path, TWO + '[[clan]]\n[[clan]]\n[[step]]\nphase = "feast"\n'))
+    assert "step 1.phase" in msg and "quest" in msg
+    msg = error_of(write(tmp_path, 'players = [\n'))
+    assert "not valid TOML" in msg
+    msg = error_of(tmp_path / "missing.toml")
+    assert "file not found" in msg
+
+
+def test_age_picks_the_card_version(tmp_path):
+    p = write(tmp_path, """
+players = 2
+age = 2
+[[clan]]
+hand = ["Tyr's Smite", "Tyr's Crush@1"]
+[[clan]]
+""")
+    from simulator.scenario import load_scenario
+    sc = load_scenario(p)
+    ages = sorted(int(sc.T.card_age[c]) for c in sc.S.hand[0, :2])
+    assert ages == [1, 2]
+
+
+# --- phases ----------------------------------------------------------------------------------
+
+def test_ragnarok_release_and_end_game(tmp_path):
+    p = write(tmp_path, TWO + """
+doom = ["Elvagar"]
+[[clan]]
+stats = { axes = 4 }
+figures = { Elvagar = ["leader", "warrior"], "North fjord" = ["ship"] }
+[[clan]]
+figures = { Angerboda = ["warrior"] }
+[[step]]
+phase = "ragnarok"
+[[step]]
+phase = "release"
+[[step]]
+phase = "end_game"
+""")
+    r = run_scenario(p)
+    c0, c1 = r["clans"]
+    assert c0["glory_by_source"]["ragnarok"] == 3 * 2  # three figures, age 1
+    assert c0["glory_by_source"]["bonus"] == 10  # Axes on step 4
+    assert c0["figures"]["Valhalla"] == [] and len(c0["figures"]["reserve"]) == 10
+    assert r["provinces"]["Elvagar"]["destroyed"]
+    assert c0["rank"] == 1 and c1["rank"] == 2
+
+
+# --- CLI -------------------------------------------------------------------------------------
+
+def test_cli_prints_json(tmp_path):
+    out = tmp_path / "r.json"
+    res = runner.invoke(app, ["scenario", str(HERE / "quest_ship_vs_warrior.toml"), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["clans"][0]["glory"] == 5
+    assert json.loads(out.read_text()) == data
+
+
+def test_cli_error_is_one_line(tmp_path):
+    p = write(tmp_path, TWO + '[[clan]]\nhand = ["Nope"]\n[[clan]]\n')
+    res = runner.invoke(app, ["scenario", str(p)])
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "unknown card 'Nope'" in lines[0]
