@@ -76,16 +76,46 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
     return rs, names, [resolve(n) for n in names]
 
 
-def _check_out(out: Path) -> None:
-    """Create ``out`` if needed and prove it is a writable directory. Raises UsageError."""
+RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet")
+
+
+def _check_out(out: Path, force: bool = False) -> None:
+    """Create ``out`` if needed and prove it is a writable directory holding no earlier results
+    (unless ``force``). Raises UsageError."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
+    if not force and out.is_dir() and any((out / f).exists() for f in RESULT_FILES):
+        raise UsageError(f"--out {str(out)!r} already holds results (run.json/clans.parquet); "
+                         "choose a new directory or pass --force to replace them")
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
             pass
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+
+
+def _stop_on_signals() -> dict:
+    """SIGINT, SIGTERM and SIGHUP stop a run between Parquet writes like Ctrl-C (even when the
+    shell started it with SIGINT ignored), so the files are closed and stay readable."""
+    import signal
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, handler)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return old
+
+
+def _restore_signals(old: dict) -> None:
+    import signal
+    for sig, h in old.items():
+        signal.signal(sig, h)
 
 
 def _now() -> str:
@@ -134,15 +164,18 @@ def run(
     option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+    force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
 ) -> None:
     """Play GAMES games and write clans.parquet, picks.parquet and run.json to OUT."""
     try:
+        if not 0 <= seed < 2**64:
+            raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
         if games < 1:
             raise UsageError(f"--games {games}; allowed: 1 or more")
         if batch_size < 1:
             raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
         rs, names, pols = _setup(players, lineup, option, ruleset)
-        _check_out(out)
+        _check_out(out, force)
         import numba
         if threads is not None:
             try:
@@ -178,6 +211,7 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     err = Console(stderr=True)
     done, status, code = 0, "complete", 0
     writers = []
+    old = _stop_on_signals()
     try:
         cw = pq.ParquetWriter(out / "clans.parquet", R.CLANS_SCHEMA)
         writers.append(cw)
@@ -193,6 +227,8 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
                 cw.write_table(R.arrow_table(R.clans_frame(batch, ids, seeds, rs.name, names), R.CLANS_SCHEMA))
                 pw.write_table(R.arrow_table(R.picks_frame(batch, ids, rs), R.PICKS_SCHEMA))
                 done += n
+                meta["games_done"] = done  # after each batch, so a killed run still says how far it got
+                run_json.write_text(json.dumps(meta, indent=2) + "\n")
                 prog.update(task, advance=n)
     except KeyboardInterrupt:
         status, code = "interrupted", 130
@@ -204,6 +240,7 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     finally:
         for w in writers:
             w.close()
+        _restore_signals(old)
         meta.update(finished=_now(), status=status, games_done=done)
         run_json.write_text(json.dumps(meta, indent=2) + "\n")
     if done:

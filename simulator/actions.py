@@ -153,6 +153,12 @@ def invade_nb(T, S, p, f, dest, free, kinds, params):
     S.rage[p] -= cost
     S.loc[p, f] = dest
     log_nb(S, E.EV_INVADE, p, f, dest, cost, 1 if free else 0, 0)
+    if f >= E.FIG_MONSTER0:  # the Monsters' static texts count as acting when they shape an invade
+        m = monster_card_nb(S, p, f)
+        for op in (E.OP_FREE_FIGURE, E.OP_AS_SHIP, E.OP_YGGDRASIL):
+            if card_op_index_nb(T, m, op) >= 0 and (op != E.OP_YGGDRASIL or dest == E.YGGDRASIL) \
+                    and (op != E.OP_FREE_FIGURE or not free):
+                S.fired[m] += 1
     if dest >= E.N_PROVINCES:
         return
     if f >= E.FIG_MONSTER0:
@@ -194,7 +200,8 @@ def invade_destroy_nb(T, S, p, f, prov, kinds, params):
             if (l == prov and (warrior or mode == 1)) or (mode == 1 and floc >= 0 and l == floc):
                 if destroy_nb(T, S, q, g, E.CAUSE_CARD, kinds, params):
                     n += 1
-    fired_nb(S, p, m, E.OP_INVADE_DESTROY, n, prov)
+    if n > 0:
+        fired_nb(S, p, m, E.OP_INVADE_DESTROY, n, prov)
 
 
 @njit(cache=True)
@@ -220,6 +227,13 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
     c = S.hand[p, hi]
     cost = upgrade_cost_nb(T, S, p, c)
     S.rage[p] -= cost
+    if cost < T.card_value[c]:  # a free Monster, or Frigga's Charm's discount, acted
+        if card_op_index_nb(T, c, E.OP_FREE_FIGURE) >= 0:
+            S.fired[c] += 1
+        else:
+            d = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT)
+            if d >= 0:
+                fired_nb(S, p, d, E.OP_UPGRADE_DISCOUNT, T.card_value[c] - cost, c)
     take_from_hand_nb(S, p, hi)
     old = S.upg[p, slot]
     ct = T.card_type[c]

@@ -2,8 +2,8 @@
 
 Steps of battle_nb: participants → cards played → Thor's Primacy → Heimdall's Watch
 (round after round) → late cards → Odin's Smite, then Odin's Tide → compare (tie: all
-lose) → losers' texts (Trickery, Backstab, Poison) → the winner's cards (Poison beats
-Prowess) → Axes Glory and win texts → losers destroyed and take their cards back →
+lose) → losers' texts (Trickery, Poison) → the winner's cards (Poison beats
+Prowess) → Axes Glory and win texts → Backstab → losers destroyed and take their cards back →
 Loki's Blessing → after-battle Glory (Judgement, Valkyrie, Thor's Glory).
 """
 import numpy as np
@@ -297,8 +297,8 @@ def blessing_nb(T, S, q, prov, kinds, params):
 
 @njit(cache=True)
 def resolve_losers_texts_nb(T, S, winner, part):
-    """Loki's Trickery and Backstab (steal from the winner), and Poison: the first Poison loser
-    clockwise from the winner is returned (-1 none)."""
+    """Loki's Trickery (takes Rage from the winner before Tyr's Prowess is paid, DIGEST §1.7) and
+    Poison: the first Poison loser clockwise from the winner is returned (-1 none)."""
     P = S.gs[G_NP]
     poisoner = -1
     for k in range(1, P):
@@ -311,17 +311,26 @@ def resolve_losers_texts_nb(T, S, winner, part):
             S.rage[winner] -= x
             S.rage[q] += x
             fired_nb(S, q, c, E.OP_STEAL_RAGE_ON_LOSE, x, winner)
-        c = text_card_nb(T, S, q, E.OP_STEAL_GLORY_ON_LOSE)
-        if c >= 0:
-            x = min(op_arg_nb(T, c, E.OP_STEAL_GLORY_ON_LOSE), total_glory_nb(S, winner))
-            gain_glory_nb(S, winner, E.G_CARDS, -x)
-            gain_glory_nb(S, q, E.G_CARDS, x)
-            fired_nb(S, q, c, E.OP_STEAL_GLORY_ON_LOSE, x, winner)
         c = text_card_nb(T, S, q, E.OP_POISON)
         if c >= 0 and poisoner < 0:
             poisoner = q
             fired_nb(S, q, c, E.OP_POISON, S.played_n[winner], winner)
     return poisoner
+
+
+@njit(cache=True)
+def backstab_nb(T, S, winner, part):
+    """Loki's Backstab: each losing clan takes a Glory from the winner, after the winner's Axes Glory
+    and win texts (rulings R20), never more than the winner has."""
+    P = S.gs[G_NP]
+    for k in range(1, P):
+        q = (winner + k) % P
+        c = text_card_nb(T, S, q, E.OP_STEAL_GLORY_ON_LOSE) if part[q] else -1
+        if c >= 0:
+            x = min(op_arg_nb(T, c, E.OP_STEAL_GLORY_ON_LOSE), total_glory_nb(S, winner))
+            gain_glory_nb(S, winner, E.G_CARDS, -x)
+            gain_glory_nb(S, q, E.G_CARDS, x)
+            fired_nb(S, q, c, E.OP_STEAL_GLORY_ON_LOSE, x, winner)
 
 
 @njit(cache=True)
@@ -395,6 +404,39 @@ def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
 
 
 @njit(cache=True)
+def count_static_nb(T, S, prov, part, cardv):
+    """Count the static texts that shaped this battle's totals (S.fired): Heimdall's Sight worth
+    more than 0, Tyr's Domain/Wrath on a revealed Quest, a Warrior upgrade with Warriors here,
+    the Dark Elf in Yggdrasil, the Sea Serpent in the fjord."""
+    floc = fjord_loc_of_nb(T, prov)
+    for q in range(S.gs[G_NP]):
+        if not part[q]:
+            continue
+        quest = False
+        for j in range(S.played_n[q]):
+            c = S.played[q, j]
+            quest = quest or T.card_type[c] == E.CT_QUEST
+            if not S.cancelled[q] and card_op_index_nb(T, c, E.OP_COPY_HIGHEST) >= 0 and cardv[q] > 0:
+                S.fired[c] += 1
+        if quest:
+            c = upgrade_with_op_nb(T, S, q, E.OP_QUEST_AS_BATTLE)
+            if c >= 0:
+                S.fired[c] += 1
+        w = S.upg[q, E.SLOT_WARRIOR]
+        for f in range(E.NFIG):
+            l = S.loc[q, f]
+            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                if l == prov and w >= 0:
+                    S.fired[w] += 1
+                    w = -1
+            elif f >= E.FIG_MONSTER0 and (l == prov or (floc >= 0 and l == floc)):
+                m = monster_card_nb(S, q, f)
+                if (l == E.YGGDRASIL and card_op_index_nb(T, m, E.OP_YGGDRASIL) >= 0) or \
+                        (l == floc and card_op_index_nb(T, m, E.OP_AS_SHIP) >= 0):
+                    S.fired[m] += 1
+
+
+@njit(cache=True)
 def battle_nb(T, S, pillager, prov, kinds, params, fought):
     """DIGEST §1.6 steps 3–6 with the texts of §1.7. ``fought[q, f]`` is set for every figure in
     the battle when cards are played. Returns the winner, or -1 when the top totals tie (all lose)."""
@@ -418,6 +460,7 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead)
     cardv = np.zeros(P, np.int64)
     card_values_nb(T, S, part, cardv)
+    count_static_nb(T, S, prov, part, cardv)
     best, nbest, winner = -1, 0, -1
     for k in range(P):
         q = (pillager + k) % P
@@ -440,6 +483,7 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     if winner >= 0:
         poisoner = resolve_losers_texts_nb(T, S, winner, part)
         resolve_winner_nb(T, S, winner, prov, best, poisoner, kinds, params)
+        backstab_nb(T, S, winner, part)
     for k in range(P):
         q = (pillager + k) % P
         if not part[q] or q == winner:

@@ -202,6 +202,7 @@ def quest_phase_nb(T, S, kinds, params):
             g = T.card_qglory[c] if met else 0
             log_nb(S, E.EV_QUESTRES, q, c, 1 if met else 0, g, 0, 0)
             if met:
+                S.fired[c] += 1
                 gain_glory_nb(S, q, E.G_QUEST, g)
                 quest_bonus_nb(T, S, q, g)
                 s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)

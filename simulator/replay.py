@@ -23,6 +23,49 @@ def _fig(f: int) -> str:
     return f"Warrior #{f - E.FIG_WARRIOR0 + 1}"
 
 
+def _text(r: Ruleset, op: int, amount: int, detail: int) -> str:
+    """What a card's text did (EV_TEXT: opcode, amount, detail)."""
+    stat = E.STAT_NAMES[detail] if 0 <= detail < 3 else "no stat (all at step 6)"
+    return {
+        E.OP_DESTROY_ENEMY_WARRIORS: f"destroys {amount} Warrior(s) of each opponent",
+        E.OP_TIDE: "every clan keeps one figure",
+        E.OP_LATE: f"+{amount} STR",
+        E.OP_GLORY_ON_WIN: f"+{amount} Glory", E.OP_RAGE_ON_WIN: f"+{amount} Rage",
+        E.OP_RAISE_ON_WIN: f"raises {stat}", E.OP_GRACE: f"raises {stat}", E.OP_LEADER_RAISE:
+            ("raises all three stats" if amount == 3 else f"raises {stat}"), E.OP_SACRIFICE: f"raises {stat}",
+        E.OP_STEAL_RAGE_ON_LOSE: f"takes {amount} Rage from P{detail}",
+        E.OP_STEAL_GLORY_ON_LOSE: f"takes {amount} Glory from P{detail}",
+        E.OP_POISON: f"takes P{detail}'s {amount} revealed card(s)",
+        E.OP_WATCH: f"+{amount} Glory; all revealed cards discarded, everyone plays again",
+        E.OP_PRIMACY: "cancels the opponents' texts",
+        E.OP_GLORY_PER_DESTROYED: f"+{amount} Glory ({detail} figure(s) destroyed)",
+        E.OP_INVADE_DESTROY: f"destroys {amount} enemy figure(s) in {r.loc_label(detail)}",
+        E.OP_VALKYRIE: f"+{amount} Glory ({detail} enemy figure(s) destroyed)",
+        E.OP_DOUBLE_REWARD: "the reward again",
+        E.OP_RETREAT: f"retreats from {r.loc_label(detail)} to Yggdrasil",
+        E.OP_LEADER_MOVE: f"the Leader moves to {r.loc_label(detail)}",
+        E.OP_SHIP_GLORY: f"+{amount} Glory (a Ship destroyed)",
+        E.OP_RELEASE_GLORY: f"+{amount} Glory ({detail} figure(s) released)",
+        E.OP_ENEMIES_GLORY: f"+{amount} Glory ({detail} enemy figure(s) destroyed)",
+        E.OP_SUCCOR: f"a free Warrior into {r.loc_label(detail)}",
+        E.OP_BLESSING: f"a free Warrior into {r.loc_label(detail)}",
+        E.OP_RAGNAROK_MULT: f"+{amount} Ragnarök Glory", E.OP_QUEST_MULT: f"+{amount} quest Glory",
+        E.OP_CHALLENGE: f"pays {amount} Rage to pillage {r.loc_label(detail)} again",
+        E.OP_PROTECT: f"pays {amount} Rage: the {_fig(detail)} is not destroyed",
+        E.OP_PROWESS: f"pays {amount} Rage to keep {r.card_label(detail)}",
+        E.OP_DOMAIN_PILLAGE: f"pays {amount} Rage to pillage {r.loc_label(detail)} at once",
+        E.OP_CONQUEST: f"+{amount} Glory ({detail} figure(s) on the board)",
+        E.OP_VALHALLA_INVADE: f"the {_fig(detail)} invades from Valhalla for {amount} Rage",
+        E.OP_QUEST_AS_BATTLE: f"a Quest card counts +{amount}",
+        E.OP_COPY_HIGHEST: f"worth {amount}",
+        E.OP_WARRIOR_STR: f"Warriors count {amount}", E.OP_FREE_FIGURE: "costs 0 Rage",
+        E.OP_AS_SHIP: "goes to a fjord as a Ship", E.OP_YGGDRASIL: f"STR {amount} / into Yggdrasil",
+        E.OP_UPGRADE_DISCOUNT: f"the upgrade costs {amount} less",
+        E.OP_QUEST_REGION: "quest met", E.OP_QUEST_YGGDRASIL: "quest met", E.OP_QUEST_VALHALLA: "quest met",
+        E.OP_QUEST_WIDESPREAD: "quest met",
+    }.get(op, f"opcode {op}")
+
+
 def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     """One log row -> one line of text (None for rows shown elsewhere)."""
     ev, age, p, a, b, c, d, e = (int(x) for x in row)
@@ -70,8 +113,16 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     if ev == E.EV_TIE:
         return f"  tie at {b} STR in {loc(a)}: every clan loses"
     if ev == E.EV_DESTROY:
-        cause = ("in battle", "by Ragnarök", "(replaced, leaves the game)")[c]
+        cause = ("in battle", "by Ragnarök", "(replaced, leaves the game)", "by a card", "by its own clan")[c]
         return f"  {who}'s {_fig(a)} in {loc(b)} is destroyed {cause}" + (" -> Valhalla" if c != 2 else "")
+    if ev == E.EV_TEXT:
+        return f"  {who}: {card(a)}: {_text(r, b, c, d)}"
+    if ev == E.EV_SAVED:
+        return f"  {who}'s {_fig(a)} in {loc(b)} is not destroyed ({card(c) if c >= 0 else 'god'})"
+    if ev == E.EV_CANCEL:
+        return f"  {who}'s {card(a)}: text cancelled (Thor's Primacy)"
+    if ev == E.EV_LATE:
+        return f"  {who} adds the late card {card(a)} (+{b})"
     if ev == E.EV_REWARD:
         return f"  {who} takes the pillage reward of {loc(a)}: {E.REWARD_NAMES[b]}"
     if ev == E.EV_RAISE:
@@ -90,7 +141,7 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     if ev == E.EV_RELEASE:
         return f"{who} releases {a} figure(s) from Valhalla"
     if ev == E.EV_BONUS:
-        return f"{who}: {stat[a]} at a legendary step: +{b} Glory"
+        return f"{who}: {stat[a]} at step {'6' if b >= 20 else '4 or 5'} (legendary): +{b} Glory"
     if ev == E.EV_FINAL:
         g = S.glory[p]
         src = ", ".join(f"{n} {int(v)}" for n, v in zip(E.GLORY_SOURCE_NAMES, g))

@@ -126,6 +126,10 @@ def _load_toml(path: Path) -> dict:
         raise RulesError(f"{path}: file not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def _int(file, entry, fld, v, lo, hi):
@@ -292,6 +296,9 @@ def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
     out = []
     for part in [p for p in text.split(";") if p.strip()]:
         m = _EFFECT_RE.match(part)
+        name = part.strip().split("(")[0].strip()
+        if not m and name in opcodes:
+            _err(file, entry, "effects", f"{part.strip()!r}: malformed; write {name}(a, b)")
         if not m or m.group(1) not in opcodes:
             _err(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
         spec = opcodes[m.group(1)]
@@ -326,11 +333,14 @@ CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_mi
 def load_cards(path: Path, opcodes: dict, regions: list[str]):
     """cards.csv -> (names, texts, arrays dict). Raises RulesError naming row and column."""
     try:
-        fh = open(path, newline="", encoding="utf-8")
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         raise RulesError(f"{path}: file not found") from None
-    with fh:
-        rows = list(csv.DictReader(fh))
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    except (OSError, csv.Error) as exc:
+        raise RulesError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if not rows:
         raise RulesError(f"{path}: no cards")
     missing = [c for c in CARD_COLUMNS if c not in rows[0]]
@@ -416,11 +426,12 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
     r = _load_rules(root / "rules.toml")
     opts = dict(r.pop("options"))
+    option_vector(root / "rules.toml", opts)  # the file's own defaults must be valid
     for k, v in (options or {}).items():
         if k not in OPTION_SPEC:
-            raise RulesError(f"option {k!r}: unknown; allowed: {sorted(OPTION_SPEC)}")
+            raise RulesError(f"--option {k}: unknown option; allowed: {sorted(OPTION_SPEC)}")
         opts[k] = v
-    opt_vec = option_vector(root / "rules.toml", opts)
+    opt_vec = option_vector("--option", opts)
     cards_path = Path(cards_path) if cards_path else root / "cards.csv"
     cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions)
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,

@@ -22,10 +22,10 @@ import numpy as np
 from . import enums as E
 from .ruleset import RulesError, Ruleset, load_ruleset
 
-ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "pass")
+ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacrifice", "pass")
 PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
 TOP_KEYS = ("ruleset", "players", "age", "first_player", "seed", "options", "destroyed", "pillaged",
-            "tokens", "doom", "clan", "step")
+            "tokens", "doom", "clan", "step", "expect")
 CLAN_KEYS = ("stats", "rage", "glory", "hand", "upgrades", "quests", "figures")
 STEP_KEYS = {
     "invade": ("clan", "action", "figure", "to", "choices"),
@@ -33,6 +33,8 @@ STEP_KEYS = {
     "upgrade": ("clan", "action", "card", "slot", "free_invade", "choices"),
     "quest": ("clan", "action", "card", "choices"),
     "pillage": ("clan", "action", "province", "calls", "cards", "choices"),
+    "challenge": ("clan", "action", "province", "calls", "cards", "choices"),
+    "sacrifice": ("clan", "action", "choices"),
     "pass": ("clan", "action"),
 }
 PHASE_KEYS = ("phase", "choices")
@@ -381,8 +383,9 @@ class _Scenario:
                              + (" left" if any(f in used for f in slots) else ""))
         return ok[0]
 
-    def choice_value(self, p, v, field):
-        """A 'choices' entry -> script value."""
+    def choice_value(self, p, v, field, used=None):
+        """A 'choices' entry -> script value (``used``: figure slots already named in this list,
+        so that ``["warrior", "warrior"]`` names two different Warriors)."""
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, int):
@@ -405,7 +408,10 @@ class _Scenario:
         base = k.partition("@")[0].strip()
         if base in ("leader", "warrior", "ship") or self.monster_slot(p, base) is not None:
             onb = [f for f in range(E.NFIG) if self.S.loc[p, f] >= 0]
-            return self.resolve_figure(p, v, field, onb, set(), "on the board")
+            used = set() if used is None else used
+            f = self.resolve_figure(p, v, field, onb, used, "on the board")
+            used.add(f)
+            return f
         inhand = [int(c) for c in self.S.hand[p, :self.S.hand_n[p]]]
         for c in inhand:
             if self.r.card_names[c].lower() == base:
@@ -444,7 +450,8 @@ class _Scenario:
         for k, vals in ch.items():
             p = self.clan_key(k, f"{F}.choices")
             vals = vals if isinstance(vals, list) else [vals]
-            out[p] = [(self.choice_value(p, v, f"{F}.choices.{k}[{j}]"), v) for j, v in enumerate(vals)]
+            used: set[int] = set()
+            out[p] = [(self.choice_value(p, v, f"{F}.choices.{k}[{j}]", used), v) for j, v in enumerate(vals)]
         return out
 
     def clan_key(self, k, field):
@@ -620,6 +627,15 @@ class _Scenario:
             why = self.pillage_why(p, a)
             if why is None:
                 self.pillage_script(F, st, p, a, script)
+        elif act == "challenge":
+            t, b = E.A_CHALLENGE, 0
+            a = self.province(st.get("province"), f"{F}.province")
+            why = self.challenge_why(p, a)
+            if why is None:
+                self.pillage_script(F, st, p, a, script)
+        elif act == "sacrifice":
+            t, a, b = E.A_SACRIFICE, 0, 0
+            why = self.sacrifice_why(p)
         else:
             t, a, b = E.A_PASS, 0, 0
         for q, vals in self.choices(st, F).items():
@@ -639,17 +655,25 @@ class _Scenario:
         if not isinstance(name, str):
             self.fail(field, f"{name!r}; expected a figure name")
         k = name.strip().lower()
+        src, src_name = E.LOC_RESERVE, "reserve"
+        if "@" in k:
+            k, _, at = k.partition("@")
+            k = k.strip()
+            if at.strip() != "valhalla":
+                self.fail(field, f"{name!r}: an invading figure comes from the reserve, or with "
+                                 f"'@Valhalla' from Valhalla (Frigga's Domain)")
+            src, src_name = E.LOC_VALHALLA, "Valhalla"
         if k == "warrior":
-            res = [f for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS) if S.loc[p, f] == E.LOC_RESERVE]
-            return (res[0], None) if res else (E.FIG_WARRIOR0, f"clan {p} has no Warrior in reserve")
+            res = [f for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS) if S.loc[p, f] == src]
+            return (res[0], None) if res else (E.FIG_WARRIOR0, f"clan {p} has no Warrior in {src_name}")
         f = {"leader": E.FIG_LEADER, "ship": E.FIG_SHIP}.get(k)
         if f is None:
             f = self.monster_slot(p, k)
         if f is None:
             self.fig_kind_error(p, name, field)
-        if S.loc[p, f] != E.LOC_RESERVE:
+        if S.loc[p, f] != src:
             where = "out of play" if S.loc[p, f] == E.LOC_NONE else f"in {self.loc_name(int(S.loc[p, f]))}"
-            return f, f"clan {p}'s {name} is not in reserve (it is {where})"
+            return f, f"clan {p}'s {k} is not in {src_name} (it is {where})"
         return f, None
 
     def invade_args(self, F, st, p):
@@ -662,7 +686,16 @@ class _Scenario:
         if why:
             return f, dst, why
         name = st["figure"]
-        cost, rage = int(invade_cost_nb(T, S, p, f)), int(S.rage[p])
+        if S.loc[p, f] == E.LOC_VALHALLA:
+            from .board import upgrade_with_op_nb
+            from .effects import op_arg_nb
+            fd = int(upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE))
+            if fd < 0:
+                return f, dst, f"clan {p} has no Frigga's Domain: figures in Valhalla cannot invade"
+            cost = int(op_arg_nb(T, fd, E.OP_VALHALLA_INVADE))
+        else:
+            cost = int(invade_cost_nb(T, S, p, f))
+        rage = int(S.rage[p])
         if cost > rage:
             return f, dst, f"not enough Rage: {name} costs {cost} Rage to invade, clan {p} has {rage}"
         n, h = int(on_board_nb(S, p)), int(horns_nb(T, S, p))
@@ -759,6 +792,40 @@ class _Scenario:
                 script[p] = [(self.location(v, f"{F}.free_invade", extra=False), v)]
         return hi, slot, None
 
+    def challenge_why(self, p, pr):
+        """Tyr's Challenge (A_CHALLENGE): pay its Rage to pillage a province already pillaged this age."""
+        from .board import present_nb, upgrade_with_op_nb
+        from .effects import op_arg_nb
+        T, S, n = self.T, self.S, self.r.province_names[pr]
+        c = int(upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE))
+        if c < 0:
+            return f"clan {p} has no Tyr's Challenge (an upgrade with the challenge text)"
+        cost = int(op_arg_nb(T, c, E.OP_CHALLENGE))
+        if S.rage[p] < cost:
+            return f"not enough Rage: Tyr's Challenge costs {cost}, clan {p} has {int(S.rage[p])}"
+        if S.destroyed[pr]:
+            return f"{n} is destroyed"
+        if not S.pillaged[pr]:
+            return f"{n} was not pillaged yet this age (use 'pillage')"
+        if not present_nb(T, S, p, pr):
+            return f"clan {p} has no figure in {n} (nor a Ship in its fjord)"
+        return None
+
+    def sacrifice_why(self, p):
+        """Frigga's Sacrifice (A_SACRIFICE): destroy a of the clan's figures on the board, raise a stat."""
+        from .board import on_board_nb, upgrade_with_op_nb
+        from .effects import op_arg_nb
+        T, S = self.T, self.S
+        c = int(upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE))
+        if c < 0:
+            return f"clan {p} has no Frigga's Sacrifice (an upgrade with the sacrifice text)"
+        need, have = int(op_arg_nb(T, c, E.OP_SACRIFICE)), int(on_board_nb(S, p))
+        if have < need:
+            return f"clan {p} has {have} figure(s) on the board; Frigga's Sacrifice destroys {need}"
+        if all(S.stat[p, s] >= E.N_STEPS - 1 for s in range(E.N_STATS)):
+            return "every clan stat is already on step 6"
+        return None
+
     def pillage_why(self, p, pr):
         from .board import present_nb
         S, n = self.S, self.r.province_names[pr]
@@ -850,6 +917,84 @@ class _Scenario:
                 "fjords": fjords, "log": self.log_lines}
 
 
+def _flatten(d, prefix=""):
+    """[expect] table -> [(dotted path, expected value)]; nested tables are walked to their leaves."""
+    out = []
+    for k, v in d.items():
+        path = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, dict) and v:
+            out.extend(_flatten(v, path))
+        else:
+            out.append((path, v))
+    return out
+
+
+_MISSING = object()
+
+
+def _lookup(result, path):
+    """Value at dotted ``path`` of a run_scenario result ('clan.0.glory' -> result['clans'][0]['glory'])."""
+    cur = result
+    parts = path.split(".")
+    if parts and parts[0] == "clan":
+        parts[0] = "clans"
+    for part in parts:
+        if isinstance(cur, list):
+            if not part.lstrip("-").isdigit() or not -len(cur) <= int(part) < len(cur):
+                return _MISSING
+            cur = cur[int(part)]
+        elif isinstance(cur, dict):
+            if part in cur:
+                cur = cur[part]
+                continue
+            low = {str(k).lower(): k for k in cur}
+            key = low.get(part.lower(), low.get(f"{part.lower()} fjord"))
+            if key is None:
+                return _MISSING
+            cur = cur[key]
+        else:
+            return _MISSING
+    return cur
+
+
+def _same(expected, actual):
+    if isinstance(expected, list) and isinstance(actual, list):
+        try:
+            return sorted(expected) == sorted(actual)  # figures, hands: order does not matter
+        except TypeError:
+            return expected == actual
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return expected == actual
+
+
+def check_expect(sc: "_Scenario", result: dict) -> None:
+    """Compare the scenario's [expect] table with ``result``; raise one ScenarioError listing every
+    failing path (expected vs actual). See docs/scenarios.md, "Expectations"."""
+    exp = sc.d.get("expect")
+    if exp is None:
+        return
+    if not isinstance(exp, dict):
+        sc.fail("expect", f"{exp!r}; expected a table of dotted paths = values")
+    bad = []
+    for path, want in _flatten(exp):
+        if path == "log":
+            lines = result.get("log", [])
+            for w in sc.strlist(want, "expect.log"):
+                if not any(w in line for line in lines):
+                    bad.append(f"log: no line contains {w!r}")
+            continue
+        got = _lookup(result, path)
+        if got is _MISSING:
+            if want == [] and ".figures." in f".{path}.":  # a location without figures
+                continue
+            bad.append(f"{path}: expected {want!r}, actual: (no such path)")
+        elif not _same(want, got):
+            bad.append(f"{path}: expected {want!r}, actual {got!r}")
+    if bad:
+        sc.fail("expect", f"{len(bad)} expectation(s) failed:\n  " + "\n  ".join(bad))
+
+
 def load_scenario(path) -> _Scenario:
     """Read and set up the position of scenario file ``path`` (no step run). Raises ScenarioError."""
     path = Path(path)
@@ -867,9 +1012,14 @@ def load_scenario(path) -> _Scenario:
     return sc
 
 
-def run_scenario(path) -> dict:
+def run_scenario(path, check: bool = True) -> dict:
     """Set up scenario ``path``, run its steps with the engine, and return the resulting position
-    (clans, provinces, fjords, log) as a JSON-ready dict. Raises ScenarioError."""
+    (clans, provinces, fjords, log) as a JSON-ready dict. With ``check`` (default), the file's
+    ``[expect]`` table is compared with the result: any mismatch raises a ScenarioError listing
+    every failing path. Raises ScenarioError."""
     sc = load_scenario(path)
     sc.run()
-    return sc.result()
+    result = sc.result()
+    if check:
+        check_expect(sc, result)
+    return result

@@ -174,3 +174,22 @@ def test_replay_real_game():
     res = runner.invoke(app, ["replay", "--seed", "1", "--players", "2", "--lineup", "greedy,random", "--game", "3"])
     assert res.exit_code == 0, res.output
     assert res.stdout.strip()
+
+
+def test_run_refuses_to_overwrite_results_without_force(tmp_path):
+    """Nothing already written is lost: a second run into a results directory is refused (exit 2);
+    --force replaces it."""
+    out = tmp_path / "r"
+    assert runner.invoke(app, ["run", "--players", "2", "--games", "20", "--out", str(out)]).exit_code == 0
+    before = (out / "clans.parquet").read_bytes()
+    res = runner.invoke(app, ["run", "--players", "2", "--games", "20", "--seed", "2", "--out", str(out)])
+    assert res.exit_code == 2 and "already holds results" in res.output
+    assert (out / "clans.parquet").read_bytes() == before
+    res = runner.invoke(app, ["run", "--players", "2", "--games", "20", "--seed", "2", "--out", str(out), "--force"])
+    assert res.exit_code == 0 and (out / "clans.parquet").read_bytes() != before
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_run_rejects_seed_out_of_range(tmp_path, seed):
+    res = runner.invoke(app, ["run", "--games", "5", "--seed", seed, "--out", str(tmp_path / "s")])
+    assert res.exit_code == 2 and "allowed: 0.." in res.output

@@ -75,3 +75,17 @@ def test_checker_catches_board_violations(ruleset):
     S.stat[0, E.STAT_HORNS] = 0  # Horns 4
     S.loc[0, 0:6] = E.YGGDRASIL
     assert check_invariants_nb(ruleset.tables, S) == INV_HORNS
+
+
+def test_every_card_text_acts(ruleset):
+    """Issue 3: over 2-5 player games with every card active, each card's text (cards.csv `effect`
+    non-empty) acts at least once (S.fired, per card)."""
+    fired = np.zeros(E.MAX_CARDS, np.int64)
+    for players in (2, 3, 4, 5):
+        for names in (LINEUPS[players], ["random"] * players):
+            out = api.play_batch(ruleset, [resolve(n) for n in names], api.game_seeds(77, 0, 1500), check=True)
+            assert not out.violation.any()
+            fired += out.fired.sum(0)
+    silent = sorted({ruleset.card_names[c] for c in range(ruleset.n_cards)
+                     if ruleset.card_texts[c] and fired[c] == 0})
+    assert silent == [], f"card texts that never acted: {silent}"
