@@ -205,11 +205,13 @@ OPTION_SPEC = {
     "tie_break": (E.OPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
     "draft": (E.OPT_DRAFT, "bool", None),
     "max_actions_per_phase": (E.OPT_MAX_ACTIONS, "int", (10, 100000)),
+    "stat_tracks": (None, "choice", None),  # a [tracks.NAME] set of rules.toml (choices: that file's sets)
 }
 
 
-def option_vector(path, options: dict) -> np.ndarray:
-    """Rule options dict -> int32[N_OPTIONS]; unknown names or bad values raise RulesError."""
+def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
+    """Rule options dict -> int32[N_OPTIONS]; unknown names or bad values raise RulesError.
+    ``stat_tracks`` is checked against ``track_sets`` and selects tables rather than a vector slot."""
     out = np.zeros(E.N_OPTIONS, np.int32)
     for k in OPTION_SPEC:
         if k not in options:
@@ -218,6 +220,10 @@ def option_vector(path, options: dict) -> np.ndarray:
         if k not in OPTION_SPEC:
             _err(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
         idx, kind, allowed = OPTION_SPEC[k]
+        if k == "stat_tracks":
+            if v not in track_sets:
+                _err(path, "options", k, f"got {v!r}; allowed: {list(track_sets)}")
+            continue
         if kind == "int":
             out[idx] = _int(path, "options", k, v, *allowed)
         elif kind == "bool":
@@ -236,9 +242,15 @@ def _load_rules(path: Path):
     clan = _req(path, "rules", r, "clan")
     fig_str = np.array([_int(path, "clan", k, _req(path, "clan", clan, k), 0, 20)
                         for k in ("leader_str", "warrior_str", "ship_str")], np.int16)
-    tr = _req(path, "rules", r, "tracks")
-    track = np.array([_track(path, f"tracks.{s}", _req(path, "tracks", tr, s)) for s in E.STAT_NAMES], np.int16)
-    bonus = np.array(_track(path, "tracks.bonus", _req(path, "tracks", tr, "bonus")), np.int16)
+    sets = _req(path, "rules", r, "tracks")
+    if not isinstance(sets, dict) or not sets or not all(isinstance(v, dict) for v in sets.values()):
+        _err(path, "tracks", "tracks", "allowed: one or more [tracks.NAME] tables")
+    tracks = {}
+    for name, tr in sets.items():
+        tracks[name] = (
+            np.array([_track(path, f"tracks.{name}.{s}", _req(path, f"tracks.{name}", tr, s)) for s in E.STAT_NAMES],
+                     np.int16),
+            np.array(_track(path, f"tracks.{name}.bonus", _req(path, f"tracks.{name}", tr, "bonus")), np.int16))
     su = _req(path, "rules", r, "setup")
     pre = _req(path, "setup", su, "predestroyed")
     predestroyed = np.zeros(6, np.int8)
@@ -266,8 +278,8 @@ def _load_rules(path: Path):
     if len(carry) != 3:
         _err(path, "age", "carry", f"{carry!r}; allowed: 3 integers")
     opts = _req(path, "rules", r, "options")
-    return dict(
-        fig_str=fig_str, track=track, bonus=bonus, predestroyed=predestroyed,
+    return tracks, dict(
+        fig_str=fig_str, predestroyed=predestroyed,
         outer_tokens=np.array([REWARD_CODES[t] for t in toks], np.int8),
         ygg_token=REWARD_CODES[ygg],
         glory_token=_int(path, "setup", "glory_token_value", _req(path, "setup", su, "glory_token_value"), 0, 100),
@@ -424,14 +436,15 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
         known = sorted(p.name for p in data_dir.iterdir() if p.is_dir())
         raise RulesError(f"unknown rule set {name!r}; allowed: {known}")
     pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
-    r = _load_rules(root / "rules.toml")
+    track_sets, r = _load_rules(root / "rules.toml")
     opts = dict(r.pop("options"))
-    option_vector(root / "rules.toml", opts)  # the file's own defaults must be valid
+    option_vector(root / "rules.toml", opts, track_sets)  # the file's own defaults must be valid
     for k, v in (options or {}).items():
         if k not in OPTION_SPEC:
             raise RulesError(f"--option {k}: unknown option; allowed: {sorted(OPTION_SPEC)}")
         opts[k] = v
-    opt_vec = option_vector("--option", opts)
+    opt_vec = option_vector("--option", opts, track_sets)
+    r["track"], r["bonus"] = track_sets[opts["stat_tracks"]]
     cards_path = Path(cards_path) if cards_path else root / "cards.csv"
     cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions)
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
