@@ -55,6 +55,19 @@ def parse_option(text: str) -> tuple[str, object]:
         return key, raw
 
 
+MODULES = {"gods-of-asgard": "gods_of_asgard"}
+
+
+def _module_options(modules: Optional[list[str]]) -> list[str]:
+    """--module NAME -> rule options 'NAME=true'. Raises UsageError for an unknown module."""
+    out = []
+    for m in modules or []:
+        if m not in MODULES:
+            raise UsageError(f"--module {m!r}; allowed: {sorted(MODULES)}")
+        out.append(f"{MODULES[m]}=true")
+    return out
+
+
 def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str):
     """Validate the common arguments -> (Ruleset, names, [(kind, params)]). Raises UsageError."""
     from simulator import enums as E
@@ -165,6 +178,7 @@ def run(
     threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
     force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
+    module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
 ) -> None:
     """Play GAMES games and write clans.parquet, picks.parquet and run.json to OUT."""
     try:
@@ -174,6 +188,7 @@ def run(
             raise UsageError(f"--games {games}; allowed: 1 or more")
         if batch_size < 1:
             raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
+        option = (option or []) + _module_options(module)
         rs, names, pols = _setup(players, lineup, option, ruleset)
         _check_out(out, force)
         import numba
@@ -224,7 +239,7 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
                 seeds = game_seeds(seed, first, n)
                 ids = np.arange(first, first + n, dtype=np.int64)
                 batch = play_batch(rs, pols, seeds)
-                cw.write_table(R.arrow_table(R.clans_frame(batch, ids, seeds, rs.name, names), R.CLANS_SCHEMA))
+                cw.write_table(R.arrow_table(R.clans_frame(batch, ids, seeds, rs.name, names, rs.god_names), R.CLANS_SCHEMA))
                 pw.write_table(R.arrow_table(R.picks_frame(batch, ids, rs), R.PICKS_SCHEMA))
                 done += n
                 meta["games_done"] = done  # after each batch, so a killed run still says how far it got
@@ -260,12 +275,13 @@ def replay(
     game: int = typer.Option(0, "--game", help="Game id within the run (0-based)."),
     option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+    module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
 ) -> None:
     """Replay one game of a run and print its log as text."""
     try:
         if game < 0:
             raise UsageError(f"--game {game}; allowed: 0 or more")
-        rs, names, pols = _setup(players, lineup, option, ruleset)
+        rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset)
     except UsageError as exc:
         _fail(str(exc))
     from simulator.replay import replay_text

@@ -19,7 +19,7 @@ from simulator.api import BatchOut
 
 CLANS_COLUMNS = [
     "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
-    "rage_level", "axes_level", "horns_level", "stat_path",
+    "rage_level", "axes_level", "horns_level", "stat_path", "gods",
     *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES],
 ]
 PICKS_COLUMNS = ["game_id", "seat", "age", "pick", "card"]
@@ -29,7 +29,7 @@ CLANS_SCHEMA = pa.schema([
     ("game_id", pa.int64()), ("seed", pa.uint64()), ("ruleset", _DICT), ("n_players", pa.int8()),
     ("seat", pa.int8()), ("strategy", _DICT), ("glory", pa.int32()), ("rank", pa.int8()),
     ("win_share", pa.float64()), ("rage_level", pa.int8()), ("axes_level", pa.int8()),
-    ("horns_level", pa.int8()), ("stat_path", _DICT),
+    ("horns_level", pa.int8()), ("stat_path", _DICT), ("gods", _DICT),
     *[(f"glory_{s}", pa.int32()) for s in E.GLORY_SOURCE_NAMES],
 ])
 PICKS_SCHEMA = pa.schema([
@@ -63,14 +63,27 @@ def stat_path_strings(path: np.ndarray) -> pd.Categorical:
     return _categorical(strs, inv.reshape(-1))
 
 
+def gods_strings(gods: np.ndarray, god_names: list[str]) -> pd.Categorical:
+    """int8[G, 2] god indices -> 'odin+thor' per game (gods.toml order), '' without the module."""
+    names = [n.lower() for n in god_names]
+    key = (gods[:, 0].astype(np.int64) + 1) * 16 + (gods[:, 1].astype(np.int64) + 1)
+    uniq, inv = np.unique(key, return_inverse=True)
+    labels = []
+    for k in uniq:
+        pair = sorted(i for i in (k // 16 - 1, k % 16 - 1) if i >= 0)
+        labels.append("+".join(names[i] for i in pair))
+    return _categorical(labels, inv.reshape(-1))
+
+
 def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, ruleset_name: str,
-                strategies: list[str]) -> pd.DataFrame:
+                strategies: list[str], god_names: list[str] | None = None) -> pd.DataFrame:
     """One row per clan per game (G*P rows, game-major), columns ``CLANS_COLUMNS``.
 
     Args: batch of G games x P seats; game_ids int64[G]; seeds uint64[G];
     strategies: P names, seat order.  ``glory`` is the sum of the six sources,
     ``*_level`` = final step index + 1 (1..6), ``win_share`` = 1/k for each of
-    the k clans ranked 1 in a game (0 otherwise).
+    the k clans ranked 1 in a game (0 otherwise); ``gods`` the two Gods of Ásgard in
+    play, e.g. ``"odin+thor"`` (``""`` without the module; ``god_names`` from the rule set).
     Raises ValueError if the array shapes disagree.
     """
     G, P = batch.rank.shape
@@ -98,6 +111,7 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
         "axes_level": (stats[:, E.STAT_AXES] + 1).astype(np.int8),
         "horns_level": (stats[:, E.STAT_HORNS] + 1).astype(np.int8),
         "stat_path": stat_path_strings(np.asarray(batch.path).reshape(R, -1)),
+        "gods": gods_strings(np.repeat(np.asarray(batch.gods), P, axis=0), god_names or []),
     })
     for i, s in enumerate(E.GLORY_SOURCE_NAMES):
         df[f"glory_{s}"] = src[:, i]

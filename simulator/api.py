@@ -38,6 +38,8 @@ class BatchOut(NamedTuple):
     n_turns: np.ndarray  #: int32[G] turns taken in Action phases (all ages)
     violation: np.ndarray  #: int8[G] first invariant violated (invariants.INV_*), 0 none / not checked
     fired: np.ndarray  #: int16[G, MAX_CARDS] times each card's text acted in the game (card ids = rows of cards.csv)
+    gods: np.ndarray  #: int8[G, 2] Gods of Ásgard in play (index into gods.toml), -1 without the module
+    god_fired: np.ndarray  #: int16[G, N_GODS_MAX] times each god's power acted
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -65,7 +67,8 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
         picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
-        fired=np.zeros((G, E.MAX_CARDS), np.int16),
+        fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
+        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16),
     )
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out

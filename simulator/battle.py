@@ -17,7 +17,8 @@ from .clan import (add_to_hand_nb, apply_reward_nb, discard_nb, gain_glory_nb, r
                    take_from_hand_nb, total_glory_nb)
 from .effects import destroy_nb, fired_nb, op_arg_nb, text_raise_nb
 from .policy import choose_call_nb, choose_card_nb, choose_option_nb, choose_yes_nb
-from .state import G_IN_BATTLE, G_NP, log_nb
+from .gods import god_acts_nb, god_here_nb, move_gods_nb
+from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb
 
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
 
@@ -101,9 +102,17 @@ def card_values_nb(T, S, part, out):
 
 @njit(cache=True)
 def play_round_nb(T, S, pillager, prov, part, kinds, params):
-    """Every clan in the battle plays one card face down if it has any; all are revealed together."""
+    """Every clan in the battle plays one card face down if it has any; all are revealed together.
+    With Heimdall (god, DIGEST §2) in the province: face up, one at a time, from the pillager's
+    left, the pillager last (each sees the cards before it)."""
     P = S.gs[G_NP]
-    for k in range(P):
+    hk = god_here_nb(T, S, prov, E.GP_HEIMDALL)
+    first = 0
+    if hk >= 0:
+        S.gs[G_OPEN_PLAY] = 1
+        first = 1
+        god_acts_nb(S, hk, 0)
+    for k in range(first, P + first):
         q = (pillager + k) % P
         if not part[q]:
             continue
@@ -114,6 +123,7 @@ def play_round_nb(T, S, pillager, prov, part, kinds, params):
             log_nb(S, E.EV_PLAY, q, c, card_value_nb(T, c), 0, 0, 0)
         else:
             log_nb(S, E.EV_NOCARD, q, prov, 0, 0, 0, 0)
+    S.gs[G_OPEN_PLAY] = 0
 
 
 @njit(cache=True)
@@ -350,6 +360,8 @@ def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
         else:
             discard_nb(S, c)
     axes = T.track[E.STAT_AXES, S.stat[q, E.STAT_AXES]]
+    if god_here_nb(T, S, prov, E.GP_LOKI) >= 0 and T.opts[E.OPT_LOKI_GOD] == 0:
+        axes = 0  # Loki (god): the winner gains no battle Glory
     gain_glory_nb(S, q, E.G_BATTLE, axes)
     log_nb(S, E.EV_WIN, q, prov, axes, best, 0, 0)
     if S.cancelled[q]:
@@ -404,6 +416,29 @@ def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
 
 
 @njit(cache=True)
+def god_battle_glory_nb(T, S, prov, part, winner, dead):
+    """Gods' battle Glory (DIGEST §2): Thor, the winner gains thor_glory per enemy figure destroyed;
+    Loki, each losing clan gains its own Axes value as battle Glory."""
+    P = S.gs[G_NP]
+    k = god_here_nb(T, S, prov, E.GP_THOR)
+    if k >= 0 and winner >= 0:
+        enemy = 0
+        for q in range(P):
+            if q != winner:
+                enemy += dead[q]
+        if enemy > 0:
+            gain_glory_nb(S, winner, E.G_BATTLE, enemy * T.thor_glory)
+            god_acts_nb(S, k, enemy * T.thor_glory)
+    k = god_here_nb(T, S, prov, E.GP_LOKI)
+    if k >= 0:
+        for q in range(P):
+            if part[q] and q != winner:
+                axes = T.track[E.STAT_AXES, S.stat[q, E.STAT_AXES]]
+                gain_glory_nb(S, q, E.G_BATTLE, axes)
+                god_acts_nb(S, k, axes)
+
+
+@njit(cache=True)
 def count_static_nb(T, S, prov, part, cardv):
     """Count the static texts that shaped this battle's totals (S.fired): Heimdall's Sight worth
     more than 0, Tyr's Domain/Wrath on a revealed Quest, a Warrior upgrade with Warriors here,
@@ -442,6 +477,7 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     the battle when cards are played. Returns the winner, or -1 when the top totals tie (all lose)."""
     P = S.gs[G_NP]
     S.gs[G_IN_BATTLE] = 1
+    S.gs[G_BATTLE_PROV] = prov
     part = np.zeros(P, np.bool_)
     floc = fjord_loc_of_nb(T, prov)
     for q in range(P):
@@ -461,12 +497,15 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     cardv = np.zeros(P, np.int64)
     card_values_nb(T, S, part, cardv)
     count_static_nb(T, S, prov, part, cardv)
+    tyr = god_here_nb(T, S, prov, E.GP_TYR)  # Tyr (god): figures STR 0, only cards count
+    if tyr >= 0:
+        god_acts_nb(S, tyr, 0)
     best, nbest, winner = -1, 0, -1
     for k in range(P):
         q = (pillager + k) % P
         if not part[q]:
             continue
-        fs = clan_str_nb(T, S, q, prov)
+        fs = 0 if tyr >= 0 else clan_str_nb(T, S, q, prov)
         tot = fs + cardv[q]
         log_nb(S, E.EV_TOTAL, q, fs, cardv[q], tot, 0, 0)
         if tot > best:
@@ -501,6 +540,7 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
         if part[q] and q != winner:
             blessing_nb(T, S, q, prov, kinds, params)
     after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc)
+    god_battle_glory_nb(T, S, prov, part, winner, dead)
     S.gs[G_IN_BATTLE] = 0
     return winner, texts, texts_n, canc
 
@@ -512,6 +552,10 @@ def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, param
     reward = S.token[prov]
     log_nb(S, E.EV_REWARD, p, prov, reward, 0, 0, 0)
     apply_reward_nb(T, S, p, reward)
+    k = god_here_nb(T, S, prov, E.GP_ODIN)  # Odin (god): the reward twice
+    if k >= 0:
+        apply_reward_nb(T, S, p, reward)
+        god_acts_nb(S, k, reward)
     for f in range(E.FIG_MONSTER0, E.NFIG):
         m = monster_card_nb(S, p, f)
         if fought[p, f] and m >= 0 and card_op_index_nb(T, m, E.OP_DOUBLE_REWARD) >= 0:
@@ -576,4 +620,5 @@ def pillage_nb(T, S, p, prov, kinds, params):
     if ok:
         pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params)
         S.pillaged[prov] = 1
+    move_gods_nb(T, S, p, prov, kinds, params)  # after any pillage attempt (DIGEST §2)
     return ok

@@ -8,10 +8,11 @@ logs EV_TEXT and counts in S.fired[card].
 from numba import njit
 
 from . import enums as E
-from .board import card_op_index_nb, is_shiplike_nb, monster_card_nb, upgrade_with_op_nb
+from .board import card_op_index_nb, fjord_loc_of_nb, is_shiplike_nb, monster_card_nb, upgrade_with_op_nb
 from .clan import gain_glory_nb, raise_stat_nb, to_valhalla_nb
 from .policy import choose_stat_nb, choose_yes_nb
-from .state import G_IN_BATTLE, log_nb
+from .gods import god_acts_nb, god_here_nb
+from .state import G_BATTLE_PROV, G_IN_BATTLE, log_nb
 
 
 @njit(cache=True)
@@ -42,6 +43,13 @@ def destroy_nb(T, S, p, f, cause, kinds, params):
     not against Ragnarök or a Sacrifice), then the Volur Witch's retreat (battles outside
     Yggdrasil), then Ship-death Glory (Dragons). Returns True if the figure went to Valhalla."""
     l = S.loc[p, f]
+    if S.gs[G_IN_BATTLE] == 1:  # Frigga (god, DIGEST §2) blocks every destruction in her battle
+        bp = S.gs[G_BATTLE_PROV]
+        k = god_here_nb(T, S, bp, E.GP_FRIGGA)
+        if k >= 0 and (l == bp or l == fjord_loc_of_nb(T, bp)):
+            log_nb(S, E.EV_SAVED, p, f, l, -1, 0, 0)
+            god_acts_nb(S, k, 1)
+            return False
     if cause == E.CAUSE_BATTLE or cause == E.CAUSE_CARD:
         c = upgrade_with_op_nb(T, S, p, E.OP_PROTECT)
         if c >= 0:

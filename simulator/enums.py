@@ -64,6 +64,18 @@ CARD_TYPE_NAMES = ("battle", "leader", "warrior", "ship", "monster", "clan", "qu
 
 GOD_NAMES = ("odin", "thor", "tyr", "loki", "frigga", "heimdall")  #: god codes 0..5
 
+# Gods of Ásgard powers (DIGEST §2); a god on the board carries one (gods.toml `power`).
+GP_ODIN = 0  #: a successful pillage of the province gives the reward twice
+GP_THOR = 1  #: the battle winner gains Glory per enemy figure destroyed
+GP_TYR = 2  #: figures have STR 0 in battles there
+GP_LOKI = 3  #: losers gain their Axes as battle Glory, the winner none
+GP_FRIGGA = 4  #: no figure can be destroyed there during a battle
+GP_HEIMDALL = 5  #: cards are played face up one at a time
+N_GOD_POWERS = 6
+GOD_POWER_NAMES = GOD_NAMES
+N_GODS_MAX = 6  #: gods in the module's data
+LOKI_MODE_NAMES = ("losers", "all")  #: option loki_god_mode: winner gains no Axes Glory / still does
+
 # Upgrade slots on the clan sheet (DIGEST §1.5 Upgrade): 8 slots.
 SLOT_LEADER = 0  #: Leader slot
 SLOT_WARRIOR = 1  #: Warrior slot
@@ -191,7 +203,9 @@ OPT_LEADER_INVADE_COST = 0  #: Rage the Leader costs to invade (DIGEST §1.1, de
 OPT_TIE_BREAK = 1  #: 0 rage (most Rage left), 1 shared (DIGEST §1.5)
 OPT_DRAFT = 2  #: 1 draft (DIGEST §1.5), 0 deal six (001 "no drafting" option)
 OPT_MAX_ACTIONS = 3  #: safety cap on turns in one Action phase
-N_OPTIONS = 4
+OPT_GODS = 4  #: 1 = Gods of Ásgard module (DIGEST §2)
+OPT_LOKI_GOD = 5  #: loki_god_mode: 0 losers (default), 1 all
+N_OPTIONS = 6
 TIE_BREAK_NAMES = ("rage", "shared")
 
 # --- game log events (one int32[8] row: event, age, player, a, b, c, d, e) ----
@@ -229,7 +243,10 @@ EV_TEXT = 30  #: a card's text acts: a = card, b = opcode, c = amount, d = detai
 EV_SAVED = 31  #: a figure is not destroyed: a = figure slot, b = loc, c = card that saved it (-1 module)
 EV_CANCEL = 32  #: a card's text is cancelled (Thor's Primacy): a = card
 EV_LATE = 33  #: late card added: a = card, b = value
-N_EVENTS = 34
+EV_GOD_PLACE = 34  #: a god is placed: a = god index in gods.toml, b = province
+EV_GOD_MOVE = 35  #: the pillager moves a god: a = god, b = from, c = to
+EV_GOD = 36  #: a god's power acts: a = god, b = province, c = amount
+N_EVENTS = 37
 
 PH_DRAFT = 0
 PH_ACTION = 1

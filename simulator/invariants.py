@@ -73,6 +73,10 @@ def check_invariants_nb(T, S):
     for pr in range(E.N_PROVINCES):
         if occ[pr] > T.prov_villages[pr]:
             return INV_VILLAGES
+    for k in range(2):  # gods: never in a destroyed province, never two on one (DIGEST §2)
+        g = S.god_loc[k]
+        if g >= 0 and (S.destroyed[g] or g == S.god_loc[1 - k]):
+            return INV_DESTROYED
     n = S.gs[G_DISCARD_N]
     for a in range(3):
         n += S.deck_n[a]

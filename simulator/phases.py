@@ -220,6 +220,9 @@ def ragnarok_nb(T, S, kinds, params):
     a = S.gs[G_AGE]
     prov = S.doom[a - 1]
     S.destroyed[prov] = 1
+    for k in range(2):  # a god on the destroyed province leaves the board until the next placing
+        if S.god_loc[k] == prov:
+            S.god_loc[k] = -1
     floc = fjord_loc_of_nb(T, prov)
     per = T.ragnarok_glory[a - 1]
     for q in range(S.gs[G_NP]):

@@ -12,7 +12,7 @@ from . import enums as E
 from .board import (card_value_nb, clan_str_nb, fig_str_nb, max_enemy_str_nb,
                     present_nb, has_enemy_nb, warrior_str_nb, upgrade_cost_nb)
 from .rng import rand_int_nb, shuffle_nb
-from .state import G_AGE, G_NP, G_SCRIPT_BAD
+from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
 
 NEG = -1e18
 
@@ -282,7 +282,12 @@ def choose_card_nb(T, S, q, prov, kind, params):
     theirs = 0.0
     for r in range(S.gs[G_NP]):
         if r != q and present_nb(T, S, r, prov):
-            s = clan_str_nb(T, S, r, prov) + (params[E.P_OPP_CARD] if S.hand_n[r] > 0 else 0.0)
+            guess = params[E.P_OPP_CARD] if S.hand_n[r] > 0 else 0.0
+            if S.gs[G_OPEN_PLAY] == 1 and S.played_n[r] > 0:  # Heimdall (god): cards face up
+                guess = 0.0
+                for j in range(S.played_n[r]):
+                    guess += card_value_nb(T, S.played[r, j])
+            s = clan_str_nb(T, S, r, prov) + guess
             if s > theirs:
                 theirs = s
     win_i, win_v, big_i, big_v = -1, 1 << 30, 0, -1

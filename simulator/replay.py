@@ -118,9 +118,15 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     if ev == E.EV_TEXT:
         return f"  {who}: {card(a)}: {_text(r, b, c, d)}"
     if ev == E.EV_SAVED:
-        return f"  {who}'s {_fig(a)} in {loc(b)} is not destroyed ({card(c) if c >= 0 else 'god'})"
+        return f"  {who}'s {_fig(a)} in {loc(b)} is not destroyed ({card(c) if c >= 0 else 'Frigga, god'})"
     if ev == E.EV_CANCEL:
         return f"  {who}'s {card(a)}: text cancelled (Thor's Primacy)"
+    if ev == E.EV_GOD_PLACE:
+        return f"{r.god_names[a]} (god) is placed on {loc(b)}" if b >= 0 else f"{r.god_names[a]} (god) has no province"
+    if ev == E.EV_GOD_MOVE:
+        return f"  {who} moves {r.god_names[a]} (god) from {loc(b)} to {loc(c)}"
+    if ev == E.EV_GOD:
+        return f"  {r.god_names[a]} (god) acts in {loc(b)}" + (f" ({c})" if c else "")
     if ev == E.EV_LATE:
         return f"  {who} adds the late card {card(a)} (+{b})"
     if ev == E.EV_REWARD:

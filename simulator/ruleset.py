@@ -62,6 +62,10 @@ TABLES_DTYPE = np.dtype([
     ("card_a", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # first parameter
     ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
     ("opts", np.int32, (E.N_OPTIONS,)),  # rule options (OPT_* indices)
+    ("n_gods", np.int32),  # gods in gods.toml
+    ("gods_in_play", np.int32),  # gods drawn per game (DIGEST §2: 2)
+    ("god_power", np.int8, (E.N_GODS_MAX,)),  # GP_* power of each god
+    ("thor_glory", np.int16),  # Glory per enemy figure for Thor's power
 ], align=True)
 
 
@@ -92,6 +96,7 @@ class Ruleset:
     card_texts: list[str]
     card_file_sha256: str
     options: dict = field(default_factory=dict)
+    god_names: list = field(default_factory=list)
 
     @property
     def tables(self):
@@ -193,6 +198,29 @@ def _load_board(path: Path):
     return names, fnames, list(regions), villages, region, adj, fjord_prov, prov_fjord
 
 
+def _load_gods(path: Path):
+    """gods.toml -> (names, dict of table fields). Optional file: without it the module is off."""
+    if not path.exists():
+        return [], dict(n_gods=0, gods_in_play=0, god_power=np.zeros(0, np.int8), thor_glory=0)
+    g = _load_toml(path)
+    gods = _req(path, "gods", g, "god")
+    if not 2 <= len(gods) <= E.N_GODS_MAX:
+        _err(path, "gods", "god", f"{len(gods)} entries; allowed: 2..{E.N_GODS_MAX}")
+    names, powers, thor = [], [], 2
+    for i, e in enumerate(gods):
+        name = _req(path, f"god #{i + 1}", e, "name")
+        pw = _req(path, name, e, "power")
+        if pw not in E.GOD_POWER_NAMES:
+            _err(path, name, "power", f"{pw!r}; allowed: {list(E.GOD_POWER_NAMES)}")
+        if "thor_glory" in e:
+            thor = _int(path, name, "thor_glory", e["thor_glory"], 0, 20)
+        names.append(name)
+        powers.append(E.GOD_POWER_NAMES.index(pw))
+    in_play = _int(path, "gods", "in_play", _req(path, "gods", g, "in_play"), 2, 2)
+    return names, dict(n_gods=len(gods), gods_in_play=in_play, god_power=np.array(powers, np.int8),
+                       thor_glory=thor)
+
+
 def _track(path, entry, vals, n=E.N_STEPS):
     if not isinstance(vals, list) or len(vals) != n:
         _err(path, entry, "steps", f"{vals!r}; allowed: a list of {n} integers")
@@ -206,6 +234,8 @@ OPTION_SPEC = {
     "draft": (E.OPT_DRAFT, "bool", None),
     "max_actions_per_phase": (E.OPT_MAX_ACTIONS, "int", (10, 100000)),
     "stat_tracks": (None, "choice", None),  # a [tracks.NAME] set of rules.toml (choices: that file's sets)
+    "gods_of_asgard": (E.OPT_GODS, "bool", None),
+    "loki_god_mode": (E.OPT_LOKI_GOD, "choice", E.LOKI_MODE_NAMES),
 }
 
 
@@ -447,7 +477,10 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     r["track"], r["bonus"] = track_sets[opts["stat_tracks"]]
     cards_path = Path(cards_path) if cards_path else root / "cards.csv"
     cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions)
+    god_names, gods = _load_gods(root / "gods.toml")
+    if opts.get("gods_of_asgard") and not god_names:
+        raise RulesError(f"--option gods_of_asgard: {root / 'gods.toml'} is missing")
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
-                              prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca))
+                              prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca, **gods))
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts)
+    return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts, god_names)

@@ -25,7 +25,9 @@ G_VIOLATION = 11  #: first invariant violated (INV_* code), 0 none
 G_VIOLATION_AT = 12  #: Action-phase turn count when it was seen
 G_SCRIPT_BAD = 13  #: scripted choices that named no legal option (scenarios report them)
 G_IN_BATTLE = 14  #: 1 while a battle is being resolved (Volur Witch, DIGEST §1.7)
-N_GS = 15
+G_BATTLE_PROV = 15  #: province of the battle being resolved
+G_OPEN_PLAY = 16  #: 1 while cards are played face up one at a time (Heimdall, DIGEST §2)
+N_GS = 17
 
 LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
 LOG_ROWS = 4096  #: log capacity
@@ -59,6 +61,9 @@ STATE_DTYPE = np.dtype([
     ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
     ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
     ("fired", np.int32, (E.MAX_CARDS,)),  # times each card's text acted this game
+    ("god", np.int8, (2,)),  # Gods of Ásgard in play: index into gods.toml, -1 none
+    ("god_loc", np.int8, (2,)),  # province of each god, -1 not placed
+    ("god_fired", np.int32, (E.N_GODS_MAX,)),  # times each god's power acted
     ("cancelled", np.int8, (P5,)),  # 1 if Thor's Primacy cancels this clan's card texts in the current battle
     ("script", np.int32, (P5, E.MAX_SCRIPT)),  # POL_SCRIPT choice queue per clan (card id, figure, loc, ...)
     ("script_n", np.int16, (P5,)),  # entries queued
@@ -121,6 +126,9 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.rank, 0)
     _fill1(S.fired, 0)
     _fill1(S.cancelled, 0)
+    _fill1(S.god, -1)
+    _fill1(S.god_loc, -1)
+    _fill1(S.god_fired, 0)
     _fill1(S.script_n, 0)
     _fill1(S.script_i, 0)
     S.rs[0] = seed

@@ -31,7 +31,7 @@ def test_columns_exact():
     df = _clans(make_batch(5, 4))
     assert list(df.columns) == R.CLANS_COLUMNS == [
         "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
-        "rage_level", "axes_level", "horns_level", "stat_path", "glory_battle", "glory_pillage",
+        "rage_level", "axes_level", "horns_level", "stat_path", "gods", "glory_battle", "glory_pillage",
         "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards"]
     assert len(df) == 20
     for c in ("strategy", "ruleset", "stat_path"):
@@ -142,3 +142,10 @@ def test_wilson_summary_matches_statsmodels():
     lo, hi = proportion_confint(1.5, 4, alpha=0.05, method="wilson")
     assert b["win_rate"] == 0.375 and b["ci_low"] == pytest.approx(lo) and b["ci_high"] == pytest.approx(hi)
     assert 0 < lo < 0.375 < hi < 1
+
+
+def test_gods_column_names_the_pair():
+    """Issue 3 §3: the two Gods of Ásgard per game, 'odin+thor' (gods.toml order), '' without the module."""
+    names = ["Odin", "Thor", "Tyr", "Loki", "Frigga", "Heimdall"]
+    gods = np.array([[1, 0], [4, 2], [-1, -1]], np.int8)
+    assert list(R.gods_strings(gods, names)) == ["odin+thor", "tyr+frigga", ""]
