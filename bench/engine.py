@@ -50,6 +50,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--lineup", default=None)
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
+    ap.add_argument("--module", action="append", default=[], help="rule module, e.g. gods-of-asgard")
     a = ap.parse_args()
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
@@ -67,7 +68,7 @@ def main() -> None:
     rows.append(("cached start (import + first game), s",
                  f"{_first_game_seconds(lineup, str(CACHE_DIR.parent)):.2f}"))
 
-    r = load_ruleset()
+    r = load_ruleset(options={m.replace("-", "_"): True for m in a.module})
     pols = [resolve(n) for n in lineup]
     check = api.play_batch(r, pols, api.game_seeds(99, 0, 1000), check=True)
     assert not check.violation.any(), "invariant violation: fix the engine before timing it"
@@ -79,7 +80,8 @@ def main() -> None:
         api.play_batch(r, pols, api.game_seeds(1, done, n))
         done += n
     dt = time.perf_counter() - t
-    rows.append((f"games/s ({a.players} players, {','.join(lineup)}, {numba.get_num_threads()} threads)",
+    mods = f", {'+'.join(a.module)}" if a.module else ""
+    rows.append((f"games/s ({a.players} players, {','.join(lineup)}{mods}, {numba.get_num_threads()} threads)",
                  f"{a.games / dt:,.0f}"))
     rows.append(("peak RSS of this process, MiB", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"))
 
