@@ -55,7 +55,6 @@ def main() -> None:
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
     import numba
-    import numpy as np
     from simulator import api
     from simulator.ruleset import load_ruleset
     from strategies.builtin import resolve

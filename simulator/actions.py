@@ -12,7 +12,7 @@ from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, free_villag
                     is_shiplike_nb, monster_card_nb, occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb,
                     upgrade_with_op_nb)
 from .clan import discard_nb, take_from_hand_nb
-from .effects import destroy_nb, fired_nb, op_arg_nb, text_raise_nb
+from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
 from .state import G_NP, log_nb
 
@@ -164,14 +164,8 @@ def invade_nb(T, S, p, f, dest, free, kinds, params):
     if f >= E.FIG_MONSTER0:
         invade_destroy_nb(T, S, p, f, dest, kinds, params)
     sc = upgrade_with_op_nb(T, S, p, E.OP_SUCCOR)
-    if sc >= 0 and free_villages_nb(T, S, dest) > 0 and on_board_nb(S, p) < horns_nb(T, S, p):
-        for w in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
-            if S.loc[p, w] == E.LOC_RESERVE:
-                if choose_yes_nb(T, S, p, kinds[p], params[p], True):
-                    S.loc[p, w] = dest
-                    log_nb(S, E.EV_INVADE, p, w, dest, 0, 1, 0)
-                    fired_nb(S, p, sc, E.OP_SUCCOR, 0, dest)
-                break
+    if sc >= 0:
+        free_warrior_nb(T, S, p, sc, E.OP_SUCCOR, dest, kinds, params)
     dm = upgrade_with_op_nb(T, S, p, E.OP_DOMAIN_PILLAGE)
     if dm >= 0 and S.pillaged[dest] == 0 and S.rage[p] >= op_arg_nb(T, dm, E.OP_DOMAIN_PILLAGE) and \
             choose_yes_nb(T, S, p, kinds[p], params[p], pillage_worth_nb(T, S, p, dest, params[p]) > 0):

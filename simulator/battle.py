@@ -11,11 +11,11 @@ from numba import njit
 
 from . import enums as E
 from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fig_str_nb, fjord_loc_of_nb,
-                    free_villages_nb, has_enemy_nb, horns_nb, is_shiplike_nb, monster_card_nb, on_board_nb,
+                    free_villages_nb, has_enemy_nb, is_shiplike_nb, monster_card_nb,
                     present_nb, upgrade_with_op_nb)
 from .clan import (add_to_hand_nb, apply_reward_nb, discard_nb, gain_glory_nb, raise_stat_nb,
                    take_from_hand_nb, total_glory_nb)
-from .effects import destroy_nb, fired_nb, op_arg_nb, text_raise_nb
+from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .policy import choose_call_nb, choose_card_nb, choose_option_nb, choose_yes_nb
 from .gods import god_acts_nb, god_here_nb, move_gods_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb
@@ -294,15 +294,8 @@ def blessing_nb(T, S, q, prov, kinds, params):
     """Loki's Blessing: a loser may invade the battle's province with a reserve Warrior for free
     (no further texts, rulings R18)."""
     c = upgrade_with_op_nb(T, S, q, E.OP_BLESSING)
-    if c < 0 or S.destroyed[prov] or free_villages_nb(T, S, prov) <= 0 or on_board_nb(S, q) >= horns_nb(T, S, q):
-        return
-    for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
-        if S.loc[q, f] == E.LOC_RESERVE:
-            if choose_yes_nb(T, S, q, kinds[q], params[q], True):
-                S.loc[q, f] = prov
-                log_nb(S, E.EV_INVADE, q, f, prov, 0, 1, 0)
-                fired_nb(S, q, c, E.OP_BLESSING, 0, prov)
-            return
+    if c >= 0:
+        free_warrior_nb(T, S, q, c, E.OP_BLESSING, prov, kinds, params)
 
 
 @njit(cache=True)

@@ -8,7 +8,8 @@ logs EV_TEXT and counts in S.fired[card].
 from numba import njit
 
 from . import enums as E
-from .board import card_op_index_nb, fjord_loc_of_nb, is_shiplike_nb, monster_card_nb, upgrade_with_op_nb
+from .board import (card_op_index_nb, fjord_loc_of_nb, horns_nb, is_shiplike_nb, monster_card_nb, occupied_nb,
+                    on_board_nb, upgrade_with_op_nb)
 from .clan import gain_glory_nb, raise_stat_nb, to_valhalla_nb
 from .policy import choose_stat_nb, choose_yes_nb
 from .gods import god_acts_nb, god_here_nb
@@ -90,23 +91,29 @@ def release_glory_nb(T, S, p, n):
 
 
 @njit(cache=True)
-def ragnarok_bonus_nb(T, S, p, base):
-    """Extra Ragnarök Glory from Odin's Inspiration (base Glory times a, the extra counted as card Glory)."""
-    c = upgrade_with_op_nb(T, S, p, E.OP_RAGNAROK_MULT)
+def glory_multiplier_nb(T, S, p, op, base):
+    """Extra Glory from a "times a" upgrade (Odin's Inspiration on Ragnarök Glory, Odin's Throne on
+    quest Glory): base * (a - 1), counted as card Glory."""
+    c = upgrade_with_op_nb(T, S, p, op)
     if c >= 0 and base > 0:
-        extra = base * (op_arg_nb(T, c, E.OP_RAGNAROK_MULT) - 1)
+        extra = base * (op_arg_nb(T, c, op) - 1)
         gain_glory_nb(S, p, E.G_CARDS, extra)
-        fired_nb(S, p, c, E.OP_RAGNAROK_MULT, extra, 0)
+        fired_nb(S, p, c, op, extra, 0)
 
 
 @njit(cache=True)
-def quest_bonus_nb(T, S, p, base):
-    """Extra quest Glory from Odin's Throne (base Glory times a; the extra is card Glory)."""
-    c = upgrade_with_op_nb(T, S, p, E.OP_QUEST_MULT)
-    if c >= 0 and base > 0:
-        extra = base * (op_arg_nb(T, c, E.OP_QUEST_MULT) - 1)
-        gain_glory_nb(S, p, E.G_CARDS, extra)
-        fired_nb(S, p, c, E.OP_QUEST_MULT, extra, 0)
+def free_warrior_nb(T, S, p, c, op, prov, kinds, params):
+    """A text's free Warrior invade into prov (Frigga's Succor, Loki's Blessing): needs a reserve
+    Warrior, an empty village and Horns room; the clan may decline; no further texts (R18)."""
+    if S.destroyed[prov] or T.prov_villages[prov] <= occupied_nb(S, prov) or on_board_nb(S, p) >= horns_nb(T, S, p):
+        return
+    for w in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):
+        if S.loc[p, w] == E.LOC_RESERVE:
+            if choose_yes_nb(T, S, p, kinds[p], params[p], True):
+                S.loc[p, w] = prov
+                log_nb(S, E.EV_INVADE, p, w, prov, 0, 1, 0)
+                fired_nb(S, p, c, op, 0, prov)
+            return
 
 
 @njit(cache=True)

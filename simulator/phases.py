@@ -6,7 +6,7 @@ from . import enums as E
 from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
-from .effects import conquest_nb, destroy_nb, quest_bonus_nb, ragnarok_bonus_nb, release_glory_nb
+from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
 from .invariants import checkpoint_nb
 from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
 from .rng import rand_int_nb, shuffle_nb
@@ -204,7 +204,7 @@ def quest_phase_nb(T, S, kinds, params):
             if met:
                 S.fired[c] += 1
                 gain_glory_nb(S, q, E.G_QUEST, g)
-                quest_bonus_nb(T, S, q, g)
+                glory_multiplier_nb(T, S, q, E.OP_QUEST_MULT, g)
                 s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)
                 if s >= 0:
                     raise_stat_nb(S, q, s, E.RAISE_QUEST)
@@ -235,7 +235,7 @@ def ragnarok_nb(T, S, kinds, params):
         if n > 0:
             gain_glory_nb(S, q, E.G_RAGNAROK, n * per)
             log_nb(S, E.EV_RAGNAROK, q, prov, n, n * per, 0, 0)
-            ragnarok_bonus_nb(T, S, q, n * per)
+            glory_multiplier_nb(T, S, q, E.OP_RAGNAROK_MULT, n * per)
 
 
 @njit(cache=True)

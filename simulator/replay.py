@@ -5,8 +5,6 @@ player, a..e; codes in enums.py EV_*); this module turns them into text.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from . import enums as E
 from .api import game_seeds, play_game
 from .ruleset import Ruleset

@@ -25,7 +25,7 @@ from .ruleset import RulesError, Ruleset, load_ruleset
 ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacrifice", "pass")
 PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
 TOP_KEYS = ("ruleset", "players", "age", "first_player", "seed", "options", "destroyed", "pillaged",
-            "tokens", "doom", "clan", "step", "expect")
+            "tokens", "doom", "gods", "clan", "step", "expect")
 CLAN_KEYS = ("stats", "rage", "glory", "hand", "upgrades", "quests", "figures")
 STEP_KEYS = {
     "invade": ("clan", "action", "figure", "to", "choices"),
@@ -176,6 +176,15 @@ class _Scenario:
         opts = d.get("options", {})
         if not isinstance(opts, dict):
             self.fail("options", f"{opts!r}; expected a table of rule options")
+        gods = d.get("gods")
+        if gods is not None:  # Gods of Ásgard (DIGEST §2): the table turns the module on
+            if not isinstance(gods, dict):
+                self.fail("gods", f"{gods!r}; expected a table god name = province, e.g. "
+                                  f"gods = {{ Odin = \"Elvagar\" }}")
+            if opts.get("gods_of_asgard", True) is not True:
+                self.fail("options.gods_of_asgard", f"{opts['gods_of_asgard']!r} with a 'gods' table; "
+                                                    f"allowed: true (or leave it out)")
+            opts = dict(opts, gods_of_asgard=True)
         try:
             self.r = load_ruleset(rs_name, options=opts or None)
         except RulesError as exc:
@@ -232,6 +241,8 @@ class _Scenario:
                 pr = next(x for x in standing + list(range(E.N_OUTER)) if x not in used)
             used.append(pr)
             S.doom[a] = pr
+        if gods is not None:
+            self.build_gods(gods)
 
         # clans
         clans = d.get("clan", [])
@@ -241,6 +252,33 @@ class _Scenario:
         for p, c in enumerate(clans):
             self.build_clan(p, c)
         self.check_board()
+
+    def build_gods(self, gods):
+        """``gods = { Odin = "Elvagar", ... }``: the gods in play (names of gods.toml, at most
+        ``in_play``) on distinct provinces that are not destroyed (DIGEST §2)."""
+        T, S, names = self.T, self.S, self.r.god_names
+        n_max = int(T.gods_in_play)
+        if len(gods) > n_max:
+            self.fail("gods", f"{len(gods)} gods; allowed: at most {n_max} ({', '.join(names)})")
+        where: dict[int, str] = {}
+        for k, (g, prov) in enumerate(gods.items()):
+            fld = f"gods.{g}"
+            gi = next((i for i, n in enumerate(names) if n.lower() == str(g).strip().lower()), None)
+            if gi is None:
+                self.fail(fld, f"unknown god {g!r}{_close(str(g), names)}; allowed: {', '.join(names)}")
+            if gi in S.god[:k]:
+                self.fail(fld, f"{names[gi]} is named twice; allowed: each god once")
+            pr = self.province(prov, fld)
+            pn = self.r.province_names[pr]
+            if S.destroyed[pr]:
+                standing = [n for i, n in enumerate(self.r.province_names) if not S.destroyed[i]]
+                self.fail(fld, f"{pn} is destroyed; allowed: a standing province ({', '.join(standing)})")
+            if pr in where:
+                self.fail(fld, f"{pn} already holds {where[pr]}; allowed: a province without a god "
+                               f"(the two gods never share one)")
+            where[pr] = names[gi]
+            S.god[k] = gi
+            S.god_loc[k] = pr
 
     def build_clan(self, p, c):
         T, S, F = self.T, self.S, f"clan[{p}]"
@@ -912,9 +950,11 @@ class _Scenario:
                 if here:
                     fig[str(p)] = here
             fjords[f"{name} fjord"] = {"figures": fig}
+        gods = {r.god_names[int(S.god[k])]: (r.province_names[int(S.god_loc[k])] if S.god_loc[k] >= 0 else None)
+                for k in range(2) if S.god[k] >= 0}
         from .state import G_AGE
-        return {"scenario": self.file, "age": int(S.gs[G_AGE]), "clans": clans, "provinces": provinces,
-                "fjords": fjords, "log": self.log_lines}
+        return {"scenario": self.file, "age": int(S.gs[G_AGE]), "gods": gods, "clans": clans,
+                "provinces": provinces, "fjords": fjords, "log": self.log_lines}
 
 
 def _flatten(d, prefix=""):
@@ -983,6 +1023,17 @@ def check_expect(sc: "_Scenario", result: dict) -> None:
             for w in sc.strlist(want, "expect.log"):
                 if not any(w in line for line in lines):
                     bad.append(f"log: no line contains {w!r}")
+            continue
+        if path == "log_order":  # each string in a later line than the previous one
+            lines, i = result.get("log", []), 0
+            for w in sc.strlist(want, "expect.log_order"):
+                j = next((j for j in range(i, len(lines)) if w in lines[j]), None)
+                if j is None:
+                    where = "no line" if not any(w in line for line in lines) else "no later line"
+                    bad.append(f"log_order: {where} contains {w!r}"
+                               + (f" (after {lines[i - 1].strip()!r})" if i else ""))
+                    break
+                i = j + 1
             continue
         got = _lookup(result, path)
         if got is _MISSING:
