@@ -1,4 +1,4 @@
-"""Pillage and battle (DIGEST §1.6, rulings §1.7).
+"""Battle (DIGEST §1.6 steps 3–6, rulings §1.7); the pillage around it is in pillage.py.
 
 Steps of battle_nb: participants → cards played → Thor's Primacy → Heimdall's Watch
 (round after round) → late cards → Odin's Smite, then Odin's Tide → compare (tie: all
@@ -10,49 +10,15 @@ import numpy as np
 from numba import njit
 
 from . import enums as E
-from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fig_str_nb, fjord_loc_of_nb,
-                    free_villages_nb, has_enemy_nb, is_shiplike_nb, monster_card_nb,
+from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fig_str_nb, fjord_loc_of_nb, monster_card_nb,
                     present_nb, upgrade_with_op_nb)
-from .clan import (add_to_hand_nb, apply_reward_nb, discard_nb, gain_glory_nb, raise_stat_nb,
-                   take_from_hand_nb, total_glory_nb)
+from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, take_from_hand_nb, total_glory_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
-from .policy import choose_call_nb, choose_card_nb, choose_option_nb, choose_yes_nb
-from .gods import god_acts_nb, god_here_nb, move_gods_nb
+from .gods import god_acts_nb, god_here_nb
+from .policy import choose_card_nb, choose_option_nb, choose_yes_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb
 
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
-
-
-@njit(cache=True)
-def call_to_battle_nb(T, S, pillager, prov, kinds, params):
-    """DIGEST §1.6 step 1: from the pillager's left, the pillager last, each may move one
-    figure from an adjacent province into an empty village; rounds repeat until a full
-    round of passes or no village is left."""
-    P = S.gs[G_NP]
-    cand = np.empty(E.NFIG, np.int64)
-    while True:
-        moved = False
-        for k in range(1, P + 1):
-            q = (pillager + k) % P
-            if free_villages_nb(T, S, prov) <= 0:
-                return
-            nc = 0
-            for f in range(E.NFIG):
-                l = S.loc[q, f]
-                if 0 <= l < E.N_PROVINCES and l != prov and T.adj[l, prov] == 1 \
-                        and not is_shiplike_nb(T, S, q, f):
-                    cand[nc] = f
-                    nc += 1
-            if nc == 0:
-                continue
-            i = choose_call_nb(T, S, q, pillager, prov, cand, nc, kinds[q], params[q])
-            if i >= 0:
-                f = cand[i]
-                log_nb(S, E.EV_CALL, q, f, S.loc[q, f], prov, 0, 0)
-                S.loc[q, f] = prov
-                moved = True
-        if not moved:
-            return
 
 
 @njit(cache=True)
@@ -536,82 +502,3 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     god_battle_glory_nb(T, S, prov, part, winner, dead)
     S.gs[G_IN_BATTLE] = 0
     return winner, texts, texts_n, canc
-
-
-@njit(cache=True)
-def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params):
-    """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
-    (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought)."""
-    reward = S.token[prov]
-    log_nb(S, E.EV_REWARD, p, prov, reward, 0, 0, 0)
-    apply_reward_nb(T, S, p, reward)
-    k = god_here_nb(T, S, prov, E.GP_ODIN)  # Odin (god): the reward twice
-    if k >= 0:
-        apply_reward_nb(T, S, p, reward)
-        god_acts_nb(S, k, reward)
-    for f in range(E.FIG_MONSTER0, E.NFIG):
-        m = monster_card_nb(S, p, f)
-        if fought[p, f] and m >= 0 and card_op_index_nb(T, m, E.OP_DOUBLE_REWARD) >= 0:
-            apply_reward_nb(T, S, p, reward)
-            fired_nb(S, p, m, E.OP_DOUBLE_REWARD, reward, prov)
-            break
-    if not canc[p]:
-        for j in range(texts_n[p]):
-            c = texts[p, j]
-            if card_op_index_nb(T, c, E.OP_GRACE) >= 0:
-                excl = reward if reward <= E.REWARD_HORNS else -1
-                text_raise_nb(T, S, p, c, E.OP_GRACE, kinds, params, excl)
-    if S.loc[p, E.FIG_LEADER] != prov:
-        return
-    lc = S.upg[p, E.SLOT_LEADER]
-    if lc < 0:
-        return
-    k = card_op_index_nb(T, lc, E.OP_LEADER_RAISE)
-    if k >= 0:
-        if T.card_a[lc, k] >= 3:
-            for s in range(E.N_STATS):
-                raise_stat_nb(S, p, s, E.RAISE_CARD)
-            fired_nb(S, p, lc, E.OP_LEADER_RAISE, 3, 0)
-        else:
-            text_raise_nb(T, S, p, lc, E.OP_LEADER_RAISE, kinds, params, -1)
-    if card_op_index_nb(T, lc, E.OP_LEADER_MOVE) >= 0:
-        dests = np.empty(E.N_PROVINCES, np.int64)
-        n, g = 0, -1
-        for pr in range(E.N_PROVINCES):
-            if pr != prov and T.adj[prov, pr] == 1 and free_villages_nb(T, S, pr) > 0:
-                dests[n] = pr
-                if g < 0 and S.pillaged[pr] == 0:
-                    g = n
-                n += 1
-        if n > 0:
-            i = choose_option_nb(T, S, p, dests, n, kinds[p], params[p], g)
-            if i >= 0:
-                S.loc[p, E.FIG_LEADER] = dests[i]
-                fired_nb(S, p, lc, E.OP_LEADER_MOVE, 0, dests[i])
-
-
-@njit(cache=True)
-def pillage_nb(T, S, p, prov, kinds, params):
-    """The Pillage action (DIGEST §1.5, §1.6); also Tyr's Challenge and Thor's Domain pillages.
-    Returns True if the pillage succeeded (the token is flipped)."""
-    P = S.gs[G_NP]
-    log_nb(S, E.EV_PILLAGE, p, prov, S.token[prov], 0, 0, 0)
-    call_to_battle_nb(T, S, p, prov, kinds, params)
-    fought = np.zeros((P, E.NFIG), np.bool_)
-    if has_enemy_nb(T, S, p, prov):
-        winner, texts, texts_n, canc = battle_nb(T, S, p, prov, kinds, params, fought)
-        ok = winner == p
-    else:
-        log_nb(S, E.EV_NOBATTLE, p, prov, 0, 0, 0, 0)
-        floc = fjord_loc_of_nb(T, prov)
-        for f in range(E.NFIG):
-            fought[p, f] = S.loc[p, f] == prov or (floc >= 0 and S.loc[p, f] == floc)
-        texts = S.played.copy()
-        texts_n = np.zeros(S.played_n.shape[0], np.int16)
-        canc = np.zeros(S.cancelled.shape[0], np.int8)
-        ok = True
-    if ok:
-        pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params)
-        S.pillaged[prov] = 1
-    move_gods_nb(T, S, p, prov, kinds, params)  # after any pillage attempt (DIGEST §2)
-    return ok

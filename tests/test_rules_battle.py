@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from simulator import enums as E
-from simulator.battle import battle_nb, call_to_battle_nb, pillage_nb
+from simulator.battle import battle_nb
+from simulator.pillage import call_to_battle_nb, pillage_nb
 from simulator.board import clan_str_nb
 
 from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH,

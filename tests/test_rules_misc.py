@@ -6,7 +6,8 @@ import pytest
 
 from simulator import enums as E
 from simulator.actions import invade_nb
-from simulator.battle import battle_nb, call_to_battle_nb
+from simulator.battle import battle_nb
+from simulator.pillage import call_to_battle_nb
 from simulator.board import clan_str_nb, upgrade_cost_nb
 from simulator.phases import action_phase_nb, end_age_nb, end_game_nb, ragnarok_nb
 from simulator.state import G_FIRST
