@@ -1,4 +1,4 @@
-"""Volva command line: ``volva run``, ``volva replay``, ``volva scenario``, ``volva version``.
+"""Volva command line: ``volva run``, ``volva replay``, ``volva scenario``, ``volva report``, ``volva version``.
 
 User errors (unknown strategy, bad player count or lineup, bad rule option,
 malformed rule set, unusable --out) print ONE line ``error: ...`` on stderr and
@@ -307,6 +307,25 @@ def scenario(
         except OSError as exc:
             _fail(f"--out {str(out)!r}: {exc.strerror or exc}")
     typer.echo(text)
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="Directory written by `volva run`."),
+    out: Path = typer.Option(..., "--out", help="Report directory (created if missing)."),
+) -> None:
+    """Write the balance report of RUN_DIR (PNG figures, report.html, report.pdf) to OUT."""
+    from reports.report import RunDataError, build_report
+    if out.exists() and not out.is_dir():
+        _fail(f"--out {str(out)!r} exists and is not a directory")
+    try:
+        written = build_report(run_dir, out)
+    except RunDataError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or out}: {exc.strerror or exc}")
+    for p in written:
+        typer.echo(str(p))
 
 
 @app.command()

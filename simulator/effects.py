@@ -91,13 +91,13 @@ def release_glory_nb(T, S, p, n):
 
 
 @njit(cache=True)
-def glory_multiplier_nb(T, S, p, op, base):
+def glory_multiplier_nb(T, S, p, op, base, src):
     """Extra Glory from a "times a" upgrade (Odin's Inspiration on Ragnarök Glory, Odin's Throne on
-    quest Glory): base * (a - 1), counted as card Glory."""
+    quest Glory): base * (a - 1), booked under the source it multiplies (``src``, rulings R38)."""
     c = upgrade_with_op_nb(T, S, p, op)
     if c >= 0 and base > 0:
         extra = base * (op_arg_nb(T, c, op) - 1)
-        gain_glory_nb(S, p, E.G_CARDS, extra)
+        gain_glory_nb(S, p, src, extra)
         fired_nb(S, p, c, op, extra, 0)
 
 

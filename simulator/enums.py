@@ -6,6 +6,8 @@ names used in logs, tables and the CLI; ``tests/test_enums.py`` checks that
 labels and codes agree.  Codes are 0-based; ``-1`` means "none".
 """
 
+MAX_CARDS = 128  #: card-table capacity (rows of cards.csv)
+
 # --- figures (DIGEST §1.1) -------------------------------------------------
 # Each clan owns NFIG figure slots with fixed meaning:
 #   0 Leader, 1..8 Warriors, 9 Ship, 10..11 Monster slot 0/1.
@@ -196,7 +198,11 @@ P_LATE_RAGE = 6  #: at or below this Rage, invade the doomed province for Ragnar
 P_STAT0 = 7  #: stat raise preference: first, second, third stat code
 P_STAT1 = 8
 P_STAT2 = 9
-N_PARAMS = 10
+P_DOOM = 10  #: extra wish to have figures in the doomed province (Ragnarök Glory), any time of the age
+P_PASS_RAGE = 11  #: pass instead of acting when nothing scores above this
+P_GOD_W0 = 12  #: draft bonus per god (6 entries, GOD_NAMES order)
+P_CARD_W0 = 18  #: draft bonus per card id (MAX_CARDS entries)
+N_PARAMS = P_CARD_W0 + MAX_CARDS
 
 # --- rule options (index into the int32 options vector) ------------------------
 OPT_LEADER_INVADE_COST = 0  #: Rage the Leader costs to invade (DIGEST §1.1, default 0)
@@ -272,4 +278,3 @@ MAX_DECK = 48  #: age deck capacity
 MAX_PATH = 40  #: stat raises recorded per clan
 MAX_PICKS = 8  #: picks recorded per age
 MAX_PLAYERS = 5
-MAX_CARDS = 128  #: card-table capacity (rows of cards.csv)

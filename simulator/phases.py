@@ -204,7 +204,7 @@ def quest_phase_nb(T, S, kinds, params):
             if met:
                 S.fired[c] += 1
                 gain_glory_nb(S, q, E.G_QUEST, g)
-                glory_multiplier_nb(T, S, q, E.OP_QUEST_MULT, g)
+                glory_multiplier_nb(T, S, q, E.OP_QUEST_MULT, g, E.G_QUEST)
                 s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)
                 if s >= 0:
                     raise_stat_nb(S, q, s, E.RAISE_QUEST)
@@ -235,7 +235,7 @@ def ragnarok_nb(T, S, kinds, params):
         if n > 0:
             gain_glory_nb(S, q, E.G_RAGNAROK, n * per)
             log_nb(S, E.EV_RAGNAROK, q, prov, n, n * per, 0, 0)
-            glory_multiplier_nb(T, S, q, E.OP_RAGNAROK_MULT, n * per)
+            glory_multiplier_nb(T, S, q, E.OP_RAGNAROK_MULT, n * per, E.G_RAGNAROK)
 
 
 @njit(cache=True)

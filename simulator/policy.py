@@ -73,7 +73,15 @@ def token_worth_nb(reward):
 
 @njit(cache=True)
 def draft_score_nb(T, c, params):
-    """Greedy's draft score of card c."""
+    """Greedy's draft score of card c: by type and value, plus the strategy's god and card bonuses."""
+    bonus = params[E.P_CARD_W0 + c]
+    if T.card_god[c] >= 0:
+        bonus += params[E.P_GOD_W0 + T.card_god[c]]
+    return bonus + _type_score_nb(T, c, params)
+
+
+@njit(cache=True)
+def _type_score_nb(T, c, params):
     t = T.card_type[c]
     if t == E.CT_BATTLE:
         v = T.card_value[c]
@@ -134,7 +142,7 @@ def _action_score(T, S, p, t, a, b, params):
     doomed = S.doom[age - 1]
     late = S.rage[p] <= params[E.P_LATE_RAGE]
     if t == E.A_PASS:
-        return 0.0
+        return params[E.P_PASS_RAGE]
     if t == E.A_QUEST:
         return 7.0
     if t == E.A_PILLAGE:
@@ -166,7 +174,7 @@ def _action_score(T, S, p, t, a, b, params):
             return s + (3.0 if a >= E.FIG_MONSTER0 else 0.0)
         s = 3.0
         if b == doomed:
-            s = 6.0 if late else 0.5
+            s = (6.0 if late else 0.5) + params[E.P_DOOM]
         elif S.pillaged[b] == 0:
             s += 0.5 * token_worth_nb(S.token[b])
         if present_nb(T, S, p, b):
@@ -174,8 +182,8 @@ def _action_score(T, S, p, t, a, b, params):
         s += 0.3 * fig_str_nb(T, S, p, a, b) if a != E.FIG_WARRIOR0 else 0.3
         return s
     if t == E.A_MARCH:
-        if b == doomed and a != doomed and late:
-            return 4.5
+        if b == doomed and a != doomed and (late or params[E.P_DOOM] > 2.0):
+            return 4.5 + params[E.P_DOOM]
         if a == doomed and not late and S.pillaged[b] == 0:
             return 2.5
         return NEG

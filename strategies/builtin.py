@@ -5,43 +5,53 @@ element of the ``lineup`` list that :func:`simulator.api.play_batch` takes.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from simulator import enums as E
 
-
-def _greedy_params() -> np.ndarray:
-    p = np.zeros(E.N_PARAMS, np.float64)
-    p[E.P_W_BATTLE] = 1.0
-    p[E.P_W_MONSTER] = 1.2
-    p[E.P_W_QUEST] = 2.5
-    p[E.P_W_UPGRADE] = 1.5
-    p[E.P_PILLAGE_MARGIN] = 1.0
-    p[E.P_OPP_CARD] = 2.0
-    p[E.P_LATE_RAGE] = 2.0
-    p[E.P_STAT0] = E.STAT_AXES
-    p[E.P_STAT1] = E.STAT_RAGE
-    p[E.P_STAT2] = E.STAT_HORNS
-    return p
+from .spec import greedy_defaults, library, load_strategy
 
 
 #: name -> (POL_* kind, float64[N_PARAMS] default parameters); treat as read-only.
 BUILTIN: dict[str, tuple[int, np.ndarray]] = {
     "random": (E.POL_RANDOM, np.zeros(E.N_PARAMS, np.float64)),
-    "greedy": (E.POL_GREEDY, _greedy_params()),
+    "greedy": (E.POL_GREEDY, greedy_defaults()),
 }
+
+
+@lru_cache(maxsize=1)
+def _card_names() -> tuple[str, ...]:
+    from simulator.ruleset import load_ruleset
+    return tuple(load_ruleset().card_names)
+
+
+@lru_cache(maxsize=1)
+def archetypes() -> dict:
+    """The shipped archetype library (strategies/library/*.toml), name -> Strategy."""
+    return library(list(_card_names()))
 
 
 def resolve(name: str) -> tuple[int, np.ndarray]:
     """Strategy name -> (POL_* kind, fresh float64[N_PARAMS] copy of its params).
 
-    Raises ValueError for an unknown name (the message lists the allowed names).
+    A name is a built-in (random, greedy), an archetype of strategies/library/, or a path
+    to a strategy file (*.toml). Raises ValueError naming the allowed names, or a
+    StrategyError (a ValueError) for a malformed file.
     """
     key = name.strip()
-    if key not in BUILTIN:
-        raise ValueError(f"unknown strategy {name!r}; allowed: {', '.join(sorted(BUILTIN))}")
-    kind, params = BUILTIN[key]
-    return kind, params.copy()
+    if key in BUILTIN:
+        kind, params = BUILTIN[key]
+        return kind, params.copy()
+    if key in archetypes():
+        s = archetypes()[key]
+        return s.kind, s.params.copy()
+    if key.endswith(".toml"):
+        s = load_strategy(key, list(_card_names()))
+        return s.kind, s.params.copy()
+    raise ValueError(f"unknown strategy {name!r}; allowed: {', '.join(sorted(BUILTIN) + sorted(archetypes()))}"
+                     " or a strategy file (*.toml)")
 
 
 def parse_lineup(text: str, n_players: int) -> list[str]:

@@ -1,0 +1,443 @@
+"""Balance report of one ``volva run`` directory: PNG figures, ``report.html`` and ``report.pdf``.
+
+``build_report(run_dir, out_dir)`` reads ``clans.parquet``, ``picks.parquet`` and ``run.json``,
+computes the tables of :mod:`analysis.aggregate` and writes
+
+- ``strategy_summary.png``  win rate +- 95% CI per strategy (1/N line)
+- ``seat_advantage.png``    win rate +- 95% CI per seat (1/N line)
+- ``glory_sources.png``     mean Glory by source per strategy (stacked bars)
+- ``stat_paths.png``        win rate by final stat levels, top 15 paths (focal strategy)
+- ``card_forest.png``       win rate when drafted +- CI per card and age (focal strategy)
+- ``god_heatmap.png``       win rate per pair of gods (focal strategy; only with Gods of Asgard)
+- ``convergence.png``       CI half-width of the focal strategy's win rate vs games (log x)
+- ``report.html``           self-contained (PNGs inlined as base64), tables and run facts
+- ``report.pdf``            every figure, one per page
+
+The *focal* strategy is the lineup's first (seat 0).  Each plot function takes the
+aggregated table(s), returns a matplotlib Figure and saves it to ``path`` when given.
+Matplotlib is imported inside the functions with the Agg backend (no windows).
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import aggregate as agg
+from analysis.aggregate import RunDataError
+
+DPI = 110
+SIG_UP, SIG_DOWN, NS = "#1a9850", "#d73027", "#7f7f7f"
+
+
+def _figure(w: float, h: float):
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+    return Figure(figsize=(w, h), dpi=DPI, layout="constrained")
+
+
+def _save(fig, path: Path | None):
+    if path is not None:
+        fig.savefig(path, dpi=DPI)
+    return fig
+
+
+def _pct(ax, axis: str = "x"):
+    from matplotlib.ticker import PercentFormatter
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(PercentFormatter(1.0, decimals=1))
+
+
+# --------------------------------------------------------------------------- plots
+
+def plot_strategy(table: pd.DataFrame, n_players: list[int], path: Path | None = None):
+    """Win rate +- 95% Wilson CI per strategy, with the no-skill 1/N line(s)."""
+    fig = _figure(7, 1.6 + 0.55 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    r = table["win_rate"].to_numpy()
+    ax.errorbar(r, y, xerr=[r - table["ci_low"], table["ci_high"] - r], fmt="o", color="#2c7fb8",
+                capsize=4, label="win rate (95% Wilson CI)")
+    for n in n_players:
+        ax.axvline(1 / n, color="k", ls="--", lw=1, label=f"no-skill rate 1/{n} = {1 / n:.1%}")
+    for yi, (rate, lo, hi, n) in enumerate(zip(r, table["ci_low"], table["ci_high"], table["n"])):
+        ax.annotate(f"{rate:.2%} [{lo:.2%}, {hi:.2%}]\nn={n:,}", (hi, yi), xytext=(8, 0),
+                    textcoords="offset points", ha="left", va="center", fontsize=8)
+    ax.set_yticks(y, table["strategy"])
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    ax.set_xlim(-0.02, max(0.5, float(table["ci_high"].max()) + 0.2))
+    _pct(ax)
+    ax.set_xlabel("win rate (share of games won, ties split)")
+    ax.set_ylabel("strategy")
+    ax.set_title("Win rate by strategy")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = None):
+    """Win rate +- CI per (n_players, seat) with the 1/N line; x labels name each seat's strategy."""
+    fig = _figure(max(6, 1.3 * len(table) + 2), 4.2)
+    ax = fig.add_subplot()
+    x = np.arange(len(table))
+    r = table["win_rate"].to_numpy()
+    ax.errorbar(x, r, yerr=[r - table["ci_low"], table["ci_high"] - r], fmt="o", color="#2c7fb8",
+                capsize=5, label="win rate (95% Wilson CI)")
+    multi = table["n_players"].nunique() > 1
+    for n, grp in table.groupby("n_players"):
+        idx = np.flatnonzero(table["n_players"].to_numpy() == n)
+        ax.hlines(1 / n, idx.min() - 0.4, idx.max() + 0.4, colors="k", linestyles="--", lw=1,
+                  label=f"no-skill rate 1/{n} = {1 / n:.1%}")
+    labels = []
+    for npl, seat in zip(table["n_players"], table["seat"]):
+        strat = seat_strategy.get((int(npl), int(seat)), "")
+        labels.append((f"{npl}p " if multi else "") + f"seat {seat + 1}" + (f"\n({strat})" if strat else ""))
+    for xi, rate in zip(x, r):
+        ax.annotate(f"{rate:.1%}", (xi, rate), xytext=(8, 0), textcoords="offset points", va="center", fontsize=8)
+    ax.set_xticks(x, labels)
+    ax.set_ylim(0, max(0.5, float(table["ci_high"].max()) + 0.05))
+    _pct(ax, "y")
+    ax.set_xlabel("seat (turn order; strategy seated there)")
+    ax.set_ylabel("win rate (ties split)")
+    ax.set_title("Seat advantage: win rate by seat")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_glory_sources(table: pd.DataFrame, path: Path | None = None):
+    """Stacked bars of mean Glory by source, one bar per strategy."""
+    wide = table.pivot(index="strategy", columns="source", values="mean")[list(agg.GLORY_SOURCES)]
+    fig = _figure(max(5.5, 1.6 * len(wide) + 3), 4.8)
+    ax = fig.add_subplot()
+    x = np.arange(len(wide))
+    bottom = np.zeros(len(wide))
+    import matplotlib
+    colors = matplotlib.colormaps["tab10"].colors
+    for i, src in enumerate(agg.GLORY_SOURCES):
+        vals = wide[src].to_numpy()
+        ax.bar(x, vals, bottom=bottom, width=0.55, color=colors[i], label=src)
+        for xi, v, b in zip(x, vals, bottom):
+            if v >= 2.5:
+                ax.text(xi, b + v / 2, f"{v:.1f}", ha="center", va="center", fontsize=8, color="white")
+        bottom += vals
+    for xi, tot in zip(x, bottom):
+        ax.text(xi, tot + 1, f"total {tot:.1f}", ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(x, wide.index)
+    ax.set_xlim(-0.7, len(wide) - 0.3)
+    ax.set_ylim(0, bottom.max() * 1.12 + 1)
+    ax.set_xlabel("strategy")
+    ax.set_ylabel("mean Glory per clan per game (points)")
+    ax.set_title("Glory by source per strategy")
+    ax.legend(title="source", loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_stat_paths(table: pd.DataFrame, strategy: str, overall: float, path: Path | None = None):
+    """Win rate +- CI per final-level path (top paths by n) of ``strategy``."""
+    t = table.sort_values("win_rate").reset_index(drop=True)
+    fig = _figure(8, 1.6 + 0.34 * len(t))
+    ax = fig.add_subplot()
+    y = np.arange(len(t))
+    r = t["win_rate"].to_numpy()
+    ax.barh(y, r, color="#9ecae1", height=0.6)
+    ax.errorbar(r, y, xerr=[r - t["ci_low"], t["ci_high"] - r], fmt="none", ecolor="k", capsize=3)
+    ax.axvline(overall, color="#d95f0e", ls="--", lw=1.2, label=f"{strategy} overall {overall:.1%}")
+    for yi, (hi, n) in enumerate(zip(t["ci_high"], t["n"])):
+        ax.text(hi + 0.01, yi, f"n={n:,}", va="center", fontsize=7)
+    ax.set_yticks(y, t["path"])
+    ax.set_xlim(0, min(1.0, float(t["ci_high"].max()) + 0.12))
+    _pct(ax)
+    ax.set_xlabel("win rate (95% Wilson CI)")
+    ax.set_ylabel("final stat levels (Rage, Axes, Horns steps 1-6)")
+    ax.set_title(f"Win rate by final stat levels: {strategy}, {len(t)} most common")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: Path | None = None):
+    """Forest plot of win rate when drafted +- CI per (card, age), sorted; significant cards coloured."""
+    t = table.sort_values("win_rate_drafted").reset_index(drop=True)
+    fig = _figure(9, 1.8 + 0.2 * len(t))
+    ax = fig.add_subplot()
+    y = np.arange(len(t))
+    r = t["win_rate_drafted"].to_numpy()
+    color = np.where(~t["significant"], NS, np.where(t["iwd"] > 0, SIG_UP, SIG_DOWN))
+    for c, lab in ((SIG_UP, "better than not drafting (BH q<0.05)"),
+                   (SIG_DOWN, "worse than not drafting (BH q<0.05)"), (NS, "not significant")):
+        m = color == c
+        if m.any():
+            ax.errorbar(r[m], y[m], xerr=[r[m] - t["ci_low"][m], t["ci_high"][m] - r[m]], fmt="o", ms=4,
+                        color=c, capsize=2, label=lab)
+    ax.axvline(overall, color="k", ls="--", lw=1, label=f"{strategy} overall win rate {overall:.1%}")
+    labels = [f"{c} (age {a})" + (" *" if s else "") for c, a, s in zip(t["card"], t["age"], t["small"])]
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_ylim(-1, len(t))
+    _pct(ax)
+    ax.set_xlabel("win rate of clans that drafted the card (95% Wilson CI)")
+    ax.set_ylabel("card (draft age)" + ("; * = fewer than 100 clans" if t["small"].any() else ""))
+    ax.set_title(f"Cards: win rate when drafted ({strategy} clans)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_god_heatmap(win: pd.DataFrame, glory: pd.DataFrame, strategy: str, overall: float,
+                     path: Path | None = None):
+    """Two god x god heatmaps: ``strategy``'s win rate with that pair of gods in play (``win``),
+    and the mean Glory of all clans in those games (``glory``)."""
+    fig = _figure(13, 5.8)
+    axes = fig.subplots(1, 2)
+    specs = ((axes[0], win, "RdBu", lambda v: f"{v:.2%}", f"win rate of {strategy} clans", True),
+             (axes[1], glory, "viridis", lambda v: f"{v:.1f}", "mean Glory per clan (points)", False))
+    for ax, mat, cmap, fmt, label, centred in specs:
+        vals = mat.to_numpy(float)
+        fin = np.isfinite(vals)
+        if centred:
+            span = max(float(np.nanmax(np.abs(vals - overall))) if fin.any() else 0.0, 0.005)
+            lim = dict(vmin=overall - span, vmax=overall + span)
+        else:
+            lim = dict(vmin=float(np.nanmin(vals)), vmax=float(np.nanmax(vals))) if fin.any() else {}
+        im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, **lim)
+        mid = (lim.get("vmin", 0) + lim.get("vmax", 1)) / 2 if lim else 0
+        for i in range(vals.shape[0]):
+            for j in range(vals.shape[1]):
+                txt = "—" if not fin[i, j] else fmt(vals[i, j])
+                dark = (not centred) and fin[i, j] and vals[i, j] < mid
+                ax.text(j, i, txt, ha="center", va="center", fontsize=9, color="white" if dark else "black")
+        ax.set_xticks(range(len(mat.columns)), mat.columns, rotation=30, ha="right")
+        ax.set_yticks(range(len(mat.index)), mat.index)
+        ax.set_xlabel("god")
+        ax.set_ylabel("god")
+        cb = fig.colorbar(im, ax=ax, shrink=0.85, format=(lambda v, _: f"{v:.1%}") if centred else None)
+        cb.set_label(label)
+    wv = win.to_numpy(float)
+    const = np.isfinite(wv).any() and np.nanmax(wv) - np.nanmin(wv) < 1e-9
+    axes[0].set_title(f"Win rate of {strategy} clans by pair of gods\n(overall {overall:.2%}"
+                      + ("; equal in every cell: all winners play this strategy)" if const else ")"))
+    axes[1].set_title("Mean Glory of all clans by pair of gods")
+    return _save(fig, path)
+
+
+def plot_convergence(table: pd.DataFrame, path: Path | None = None):
+    """95% CI half-width of the focal strategy's cumulative win rate vs number of games (log x)."""
+    fig = _figure(7, 4.5)
+    ax = fig.add_subplot()
+    strategy = table["strategy"].iloc[0] if len(table) else "?"
+    ax.plot(table["games"], table["half_width"] * 100, "o-", color="#2c7fb8", label="Wilson half-width")
+    if len(table):
+        g0, h0 = table["games"].iloc[-1], table["half_width"].iloc[-1] * 100
+        g = table["games"].to_numpy(float)
+        ax.plot(g, h0 * np.sqrt(g0 / g), ":", color="k", label=r"$\propto 1/\sqrt{games}$")
+        ax.text(0.03, 0.05, f"final half-width: {h0:.2f} percentage points at {g0:,} games",
+                transform=ax.transAxes, fontsize=9, bbox=dict(boxstyle="round", fc="white", ec="#bbb"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("games played (cumulative, log scale)")
+    ax.set_ylabel("95% CI half-width (percentage points, log scale)")
+    ax.set_title(f"Convergence of the {strategy} win rate")
+    ax.legend(fontsize=8)
+    ax.grid(which="both", alpha=0.3)
+    return _save(fig, path)
+
+
+# --------------------------------------------------------------------------- report
+
+def _read_run_json(run_dir: Path) -> dict:
+    p = run_dir / "run.json"
+    if not p.is_file():
+        raise RunDataError(f"{p}: file not found")
+    try:
+        meta = json.loads(p.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunDataError(f"{p}: unreadable run.json ({exc})") from None
+    if not isinstance(meta, dict):
+        raise RunDataError(f"{p}: not a Volva run.json (expected a JSON object)")
+    return meta
+
+
+def _fmt_table(df: pd.DataFrame, pct: tuple = (), floats: dict | None = None) -> str:
+    d = df.copy()
+    for c in pct:
+        if c in d:
+            d[c] = d[c].map(lambda v: "" if pd.isna(v) else f"{v:.2%}")
+    for c, f in (floats or {}).items():
+        if c in d:
+            d[c] = d[c].map(lambda v, f=f: "" if pd.isna(v) else format(v, f))
+    for c in d.columns:
+        if d[c].dtype == bool:
+            d[c] = d[c].map({True: "yes", False: ""})
+        elif pd.api.types.is_integer_dtype(d[c]):
+            d[c] = d[c].map(lambda v: f"{v:,}")
+    return d.to_html(index=False, border=0, classes="t", escape=True)
+
+
+_RATE_PCT = ("win_rate", "ci_low", "ci_high", "expected")
+_RATE_FL = {"wins": ",.1f", "mean_glory": ".2f", "glory_ci_low": ".2f", "glory_ci_high": ".2f"}
+
+_CSS = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}
+table.t{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}
+table.t td,table.t th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+table.t th{background:#f3f3f3}img{max-width:100%;border:1px solid #eee}
+.note{color:#555;font-size:0.9em}dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}
+dt{font-weight:bold}dd{margin:0}"""
+
+
+def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
+    """Write the PNG figures, report.html and report.pdf of ``run_dir`` into ``out_dir``.
+
+    Returns the written paths.  Raises RunDataError (naming the file) if the run
+    directory or one of its files is missing, unreadable or not Volva output.
+    """
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    run_dir, out_dir = Path(run_dir), Path(out_dir)
+    if not run_dir.is_dir():
+        raise RunDataError(f"{run_dir}: run directory not found")
+    meta = _read_run_json(run_dir)
+    clans = agg.load_clans(run_dir)
+    picks = agg.load_picks(run_dir)
+    res = agg.aggregate(clans, picks)
+    focal = res["focal"]
+    strat_tab = res["strategy"]
+    focal_rate = float(strat_tab.loc[strat_tab["strategy"] == focal, "win_rate"].iloc[0])
+    n_players = sorted(int(x) for x in res["seat"]["n_players"].unique())
+    ss = clans.groupby(["n_players", "seat"], observed=True)["strategy"].agg(
+        lambda s: "/".join(sorted(set(map(str, s)))))
+    seat_strategy = {(int(k[0]), int(k[1])): v for k, v in ss.items()}
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    figs: list[tuple[str, str, object, str]] = []  # (file, title, fig, note)
+
+    def add(name, title, fig, note=""):
+        figs.append((name, title, fig, note))
+
+    add("strategy_summary.png", "Win rate by strategy",
+        plot_strategy(strat_tab, n_players, out_dir / "strategy_summary.png"))
+    add("seat_advantage.png", "Seat advantage",
+        plot_seats(res["seat"], seat_strategy, out_dir / "seat_advantage.png"),
+        "Seats are numbered 1..N in turn order. With a fixed lineup, seat and strategy are confounded: "
+        "compare seats holding the same strategy.")
+    add("glory_sources.png", "Glory by source",
+        plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png"))
+    add("stat_paths.png", "Stat paths",
+        plot_stat_paths(res["stat_paths"][focal]["levels"], focal, focal_rate, out_dir / "stat_paths.png"),
+        f"Final track levels of {focal} clans (R = Rage, A = Axes, H = Horns; step 1..6); "
+        "the 15 most frequent combinations.")
+    cards_tab = res["cards"]
+    fc = cards_tab[cards_tab["strategy"] == focal]
+    add("card_forest.png", "Cards",
+        plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png"),
+        f"Each row: {focal} clans that drafted the card in that age. Colour = two-proportion z-test of "
+        "drafted vs not drafted (same age, same strategy), Benjamini–Hochberg adjusted across all "
+        "card×age×strategy rows. Drafting is a choice, so this measures association, not causation.")
+    gods_note = ""
+    if res["gods"] is not None:
+        ps = res["gods"]["pair_strategy"]
+        mat = agg.god_matrix(ps[ps["strategy"] == focal])
+        gmat = agg.god_matrix(res["gods"]["pair"], "mean_glory")
+        add("god_heatmap.png", "Gods of Ásgard",
+            plot_god_heatmap(mat, gmat, focal, focal_rate, out_dir / "god_heatmap.png"),
+            f"Win rate of {focal} clans in games with that pair of gods. Over all clans every pair's "
+            "rate is 1/N by construction, so the per-strategy rate is shown.")
+    else:
+        gods_note = "No god-combination heatmap: this run did not use the Gods of Ásgard module."
+    add("convergence.png", "Convergence",
+        plot_convergence(res["convergence"], out_dir / "convergence.png"))
+
+    written = [out_dir / f[0] for f in figs]
+    pdf_path = out_dir / "report.pdf"
+    with PdfPages(pdf_path) as pdf:
+        for _, _, fig, _ in figs:
+            pdf.savefig(fig)
+        info = pdf.infodict()
+        info["Title"] = f"Volva balance report: {run_dir.name}"
+    written.append(pdf_path)
+
+    html_path = out_dir / "report.html"
+    html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note), encoding="utf-8")
+    written.append(html_path)
+    return written
+
+
+def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str) -> str:
+    e = html.escape
+    focal = res["focal"]
+    facts = [
+        ("run directory", str(run_dir)), ("status", f"{meta.get('status', '?')} "
+                                           f"({meta.get('games_done', '?'):,} of {meta.get('games', '?'):,} games)"
+         if isinstance(meta.get("games_done"), int) and isinstance(meta.get("games"), int)
+         else str(meta.get("status", "?"))),
+        ("seed", meta.get("seed")), ("players", meta.get("players")),
+        ("lineup (seat 1..N)", ", ".join(map(str, meta.get("lineup", []) or []))),
+        ("rule set", meta.get("ruleset")),
+        ("options", ", ".join(f"{k}={v}" for k, v in (meta.get("options") or {}).items())),
+        ("option arguments", " ".join(meta.get("option_args") or []) or "(none)"),
+        ("batch size", meta.get("batch_size")),
+        ("versions", f"volva {meta.get('volva_version')}, python {meta.get('python')}, "
+                     f"numpy {meta.get('numpy')}, numba {meta.get('numba')}"),
+        ("card file SHA-256", meta.get("card_file_sha256")),
+        ("started / finished", f"{meta.get('started')} / {meta.get('finished')}"),
+        ("focal strategy", f"{focal} (seat 1's strategy; used for card, stat-path, god and convergence views)"),
+    ]
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Volva report: {e(run_dir.name)}</title>"
+             f"<style>{_CSS}</style></head><body>",
+             f"<h1>Volva balance report: {e(run_dir.name)}</h1>",
+             "<p class='note'>All rates are win rates (sum of win_share / clans; a k-way tie for first counts "
+             "1/k) with 95% Wilson intervals; Glory means have 95% t intervals. Groups with fewer than "
+             f"{agg.SMALL_N} clans are flagged <i>small</i>.</p>",
+             "<h2>Run</h2><dl>"]
+    for k, v in facts:
+        parts.append(f"<dt>{e(str(k))}</dt><dd>{e(str(v))}</dd>")
+    parts.append("</dl>")
+
+    def fig_block(name):
+        for f, title, _, note in figs:
+            if f == name:
+                data = base64.b64encode((out_dir / f).read_bytes()).decode("ascii")
+                s = f"<h3>{e(title)}</h3><img alt='{e(title)}' src='data:image/png;base64,{data}'>"
+                return s + (f"<p class='note'>{e(note)}</p>" if note else "")
+        return ""
+
+    parts += ["<h2>Strategies</h2>", fig_block("strategy_summary.png"),
+              _fmt_table(res["strategy"], _RATE_PCT, _RATE_FL),
+              "<h3>By player count</h3>", _fmt_table(res["players"], _RATE_PCT, _RATE_FL),
+              "<h2>Seats</h2>", fig_block("seat_advantage.png"),
+              _fmt_table(res["seat"].assign(seat=res["seat"]["seat"] + 1), _RATE_PCT, _RATE_FL),
+              "<h2>Glory by source</h2>", fig_block("glory_sources.png"),
+              _fmt_table(res["glory_sources"], (), {"mean": ".2f", "ci_low": ".2f", "ci_high": ".2f"}),
+              "<h2>Stat paths</h2>", fig_block("stat_paths.png")]
+    for s, tabs in res["stat_paths"].items():
+        parts += [f"<h3>{e(s)}: final levels (top 15 by n)</h3>", _fmt_table(tabs["levels"], _RATE_PCT, _RATE_FL),
+                  f"<h3>{e(s)}: first two raises (top 15 by n)</h3>",
+                  _fmt_table(tabs["first_two"], _RATE_PCT, _RATE_FL)]
+    parts += ["<h2>Cards</h2>", fig_block("card_forest.png")]
+    ct = res["cards"]
+    if ct is not None:
+        cols = ["strategy", "age", "card", "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
+                "ci_high", "n_not", "win_rate_not", "iwd", "z", "p_adj", "significant", "small"]
+        ct = ct.sort_values(["strategy", "iwd"], ascending=[True, False])[cols]
+        parts.append("<p class='note'>ata = average pick position (1 = first pick of the age); iwd = win rate "
+                     "when drafted − win rate when not drafted (same age and strategy); p_adj = "
+                     "Benjamini–Hochberg adjusted p of the two-proportion z-test.</p>")
+        parts.append(_fmt_table(ct, ("win_rate_drafted", "ci_low", "ci_high", "win_rate_not", "iwd"),
+                                {"ata": ".2f", "z": ".2f", "p_adj": ".2g"}))
+    parts.append("<h2>Gods of Ásgard</h2>")
+    if res["gods"] is None:
+        parts.append(f"<p class='note'>{e(gods_note)}</p>")
+    else:
+        parts += [fig_block("god_heatmap.png"), "<h3>Per pair and strategy</h3>",
+                  _fmt_table(res["gods"]["pair_strategy"], _RATE_PCT, _RATE_FL)]
+    parts += ["<h2>Convergence</h2>", fig_block("convergence.png"),
+              _fmt_table(res["convergence"], ("win_rate", "ci_low", "ci_high", "half_width")),
+              "</body></html>"]
+    return "\n".join(parts)

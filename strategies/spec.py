@@ -1,0 +1,149 @@
+"""Strategy files (TOML) -> (policy kind, float64[N_PARAMS] parameter vector).
+
+A strategy names a base policy and overrides its numbers; the engine's greedy policy
+reads them (simulator/policy.py), so a new strategy is a file, never code.  Format:
+
+    name = "thor-warlord"
+    plan = "one line: the plan it plays"
+    base = "greedy"                      # greedy | random
+    [draft]                              # draft scoring (also the card carried over)
+    battle = 1.4                         # per +STR of a battle card
+    monster = 1.0                        # per STR of a Monster
+    quest = 2.0                          # per 3 Glory of a quest
+    upgrade = 1.5                        # Leader/Warrior/Ship/clan upgrades
+    gods = { thor = 2.0, tyr = 1.0 }     # bonus per card of that god
+    cards = { "Thor's Hammer" = 3.0 }    # bonus for a card (any age)
+    [play]
+    pillage_margin = 1.0                 # STR margin wanted before pillaging
+    opponent_card = 2.0                  # card value assumed for each opponent
+    late_rage = 2                        # at or below this Rage: go to the doomed province
+    doom = 0.0                           # extra wish for the doomed province at any time
+    pass_score = 0.0                     # pass when no action scores above this
+    stat_path = ["axes", "rage", "horns"]   # stat raise preference
+
+Errors: StrategyError naming the file, the key and what is allowed.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simulator import enums as E
+
+LIBRARY = Path(__file__).parent / "library"
+
+
+class StrategyError(ValueError):
+    """A strategy file is malformed (message: file, key, allowed)."""
+
+
+@dataclass
+class Strategy:
+    name: str
+    plan: str
+    kind: int
+    params: np.ndarray  # float64[N_PARAMS]
+    path: Path | None = None
+
+
+WEIGHT = (-20.0, 20.0)
+DRAFT_KEYS = {"battle": E.P_W_BATTLE, "monster": E.P_W_MONSTER, "quest": E.P_W_QUEST, "upgrade": E.P_W_UPGRADE}
+PLAY_KEYS = {"pillage_margin": (E.P_PILLAGE_MARGIN, (-10.0, 20.0)), "opponent_card": (E.P_OPP_CARD, (0.0, 10.0)),
+             "late_rage": (E.P_LATE_RAGE, (0.0, 20.0)), "doom": (E.P_DOOM, WEIGHT),
+             "pass_score": (E.P_PASS_RAGE, WEIGHT)}
+TOP_KEYS = {"name", "plan", "base", "draft", "play"}
+
+
+def greedy_defaults() -> np.ndarray:
+    """The built-in greedy policy's parameter vector."""
+    p = np.zeros(E.N_PARAMS, np.float64)
+    p[E.P_W_BATTLE], p[E.P_W_MONSTER], p[E.P_W_QUEST], p[E.P_W_UPGRADE] = 1.0, 1.2, 2.5, 1.5
+    p[E.P_PILLAGE_MARGIN], p[E.P_OPP_CARD], p[E.P_LATE_RAGE] = 1.0, 2.0, 2.0
+    p[E.P_STAT0], p[E.P_STAT1], p[E.P_STAT2] = E.STAT_AXES, E.STAT_RAGE, E.STAT_HORNS
+    return p
+
+
+def _fail(path, key, msg):
+    raise StrategyError(f"{path}: {key}: {msg}")
+
+
+def _num(path, key, v, lo, hi) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        _fail(path, key, f"got {v!r}; allowed: a number {lo:g}..{hi:g}")
+    return float(v)
+
+
+def _table(path, key, v, allowed) -> dict:
+    if not isinstance(v, dict):
+        _fail(path, key, f"got {v!r}; allowed: a table")
+    for k in v:
+        if k not in allowed:
+            _fail(path, f"{key}.{k}", f"unknown key; allowed: {sorted(allowed)}")
+    return v
+
+
+def parse_strategy(doc: dict, path, card_names: list[str]) -> Strategy:
+    """Validate a parsed strategy document and compile it. Raises StrategyError."""
+    for k in doc:
+        if k not in TOP_KEYS:
+            _fail(path, k, f"unknown key; allowed: {sorted(TOP_KEYS)}")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip() or "," in name:
+        _fail(path, "name", f"got {name!r}; allowed: a non-empty name without commas")
+    plan = doc.get("plan", "")
+    if not isinstance(plan, str):
+        _fail(path, "plan", f"got {plan!r}; allowed: a string")
+    base = doc.get("base", "greedy")
+    if base not in ("greedy", "random"):
+        _fail(path, "base", f"got {base!r}; allowed: 'greedy', 'random'")
+    if base == "random":
+        return Strategy(name, plan, E.POL_RANDOM, np.zeros(E.N_PARAMS), Path(path))
+    p = greedy_defaults()
+    draft = _table(path, "draft", doc.get("draft", {}), set(DRAFT_KEYS) | {"gods", "cards"})
+    for k, idx in DRAFT_KEYS.items():
+        if k in draft:
+            p[idx] = _num(path, f"draft.{k}", draft[k], *WEIGHT)
+    for g, w in _table(path, "draft.gods", draft.get("gods", {}), set(E.GOD_NAMES)).items():
+        p[E.P_GOD_W0 + E.GOD_NAMES.index(g)] = _num(path, f"draft.gods.{g}", w, *WEIGHT)
+    known = set(card_names)
+    for c, w in _table(path, "draft.cards", draft.get("cards", {}), known).items():
+        w = _num(path, f"draft.cards.{c!r}", w, *WEIGHT)
+        for i, n in enumerate(card_names):
+            if n == c:
+                p[E.P_CARD_W0 + i] = w
+    play = _table(path, "play", doc.get("play", {}), set(PLAY_KEYS) | {"stat_path"})
+    for k, (idx, rng) in PLAY_KEYS.items():
+        if k in play:
+            p[idx] = _num(path, f"play.{k}", play[k], *rng)
+    if "stat_path" in play:
+        sp = play["stat_path"]
+        if not isinstance(sp, list) or sorted(sp) != sorted(E.STAT_NAMES):
+            _fail(path, "play.stat_path", f"got {sp!r}; allowed: the three stats in order, e.g. {list(E.STAT_NAMES)}")
+        for k, st in enumerate(sp):
+            p[E.P_STAT0 + k] = E.STAT_NAMES.index(st)
+    return Strategy(name, plan, E.POL_GREEDY, p, Path(path))
+
+
+def load_strategy(path, card_names: list[str]) -> Strategy:
+    """Read and validate a strategy file. Raises StrategyError (file, key, allowed)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise StrategyError(f"{path}: file not found") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise StrategyError(f"{path}: not valid TOML: {exc}") from None
+    return parse_strategy(doc, path, card_names)
+
+
+def library(card_names: list[str]) -> dict[str, Strategy]:
+    """The shipped archetypes (strategies/library/*.toml) by name."""
+    out = {}
+    for f in sorted(LIBRARY.glob("*.toml")):
+        s = load_strategy(f, card_names)
+        out[s.name] = s
+    return out

@@ -1,0 +1,124 @@
+"""volva report: figures, report.html and report.pdf from a real run; one-line errors."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+
+runner = CliRunner()
+
+PNGS = ["strategy_summary.png", "seat_advantage.png", "glory_sources.png", "stat_paths.png", "card_forest.png",
+        "convergence.png"]
+
+
+def _assert_one_line_error(res, *needles):
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.output
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def real_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "r"
+    res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,greedy,random,greedy",
+                              "--games", "3000", "--seed", "7", "--batch-size", "1000", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def _check_report(rep, pngs):
+    for f in pngs:
+        p = rep / f
+        assert p.is_file() and p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f
+        assert p.stat().st_size > 10_000, f  # not an empty canvas
+    pdf = rep / "report.pdf"
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf.read_bytes())) == len(pngs)
+    html = (rep / "report.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == len(pngs)
+    assert "<img" in html and 'src="' not in html.replace("src='data:", "")  # nothing linked externally
+    return html
+
+
+@pytest.mark.slow
+def test_report_on_real_run(real_run, tmp_path):
+    rep = tmp_path / "rep"
+    res = runner.invoke(app, ["report", str(real_run), "--out", str(rep)])
+    assert res.exit_code == 0, res.output
+    html = _check_report(rep, PNGS)
+    assert not (rep / "god_heatmap.png").exists()
+    assert "did not use the Gods of Ásgard module" in html
+    for fact in ("3,000 of 3,000 games", "greedy, greedy, random, greedy", "tie_break=rage", "numba",
+                 "<dt>seed</dt><dd>7</dd>"):
+        assert fact in html, fact
+    listed = [line for line in res.stdout.splitlines() if line.strip()]
+    assert sorted(p.rsplit("/", 1)[-1] for p in listed) == sorted(PNGS + ["report.html", "report.pdf"])
+
+
+@pytest.mark.slow
+def test_report_with_gods(tmp_path):
+    run = tmp_path / "g"
+    res = runner.invoke(app, ["run", "--players", "3", "--games", "600", "--seed", "2", "--module", "gods-of-asgard",
+                              "--out", str(run)])
+    assert res.exit_code == 0, res.output
+    rep = tmp_path / "rep"
+    res = runner.invoke(app, ["report", str(run), "--out", str(rep)])
+    assert res.exit_code == 0, res.output
+    html = _check_report(rep, PNGS + ["god_heatmap.png"])
+    assert "Per pair and strategy" in html
+
+
+def _copy_run(real_run, tmp_path):
+    d = tmp_path / "copy"
+    shutil.copytree(real_run, d)
+    return d
+
+
+def test_missing_run_dir(tmp_path):
+    _assert_one_line_error(runner.invoke(app, ["report", str(tmp_path / "nope"), "--out", str(tmp_path / "r")]),
+                           "nope", "not found")
+
+
+@pytest.mark.slow
+def test_text_file_named_clans_parquet(real_run, tmp_path):
+    d = _copy_run(real_run, tmp_path)
+    (d / "clans.parquet").write_text("game_id,seat\n0,0\n")
+    res = runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")])
+    _assert_one_line_error(res, "clans.parquet")
+
+
+@pytest.mark.slow
+def test_foreign_parquet(real_run, tmp_path):
+    d = _copy_run(real_run, tmp_path)
+    pq.write_table(pa.table({"x": [1, 2, 3], "y": ["a", "b", "c"]}), d / "picks.parquet")
+    res = runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")])
+    _assert_one_line_error(res, "picks.parquet", "missing columns")
+
+
+@pytest.mark.slow
+def test_truncated_parquet_and_missing_files(real_run, tmp_path):
+    d = _copy_run(real_run, tmp_path)
+    data = (d / "clans.parquet").read_bytes()
+    (d / "clans.parquet").write_bytes(data[: len(data) // 2])
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), "clans.parquet")
+    shutil.copy(real_run / "clans.parquet", d / "clans.parquet")
+    (d / "picks.parquet").unlink()
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]),
+                           "picks.parquet", "not found")
+    (d / "run.json").write_text("{not json")
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), "run.json")
+
+
+def test_out_is_a_file(tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    _assert_one_line_error(runner.invoke(app, ["report", str(tmp_path), "--out", str(f)]), "not a directory")
