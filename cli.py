@@ -179,6 +179,8 @@ def run(
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
     force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate",
+                                help="Rotate the lineup through the seats on shared seeds (game g: rotation g mod P)."),
 ) -> None:
     """Play GAMES games and write clans.parquet, picks.parquet and run.json to OUT."""
     try:
@@ -199,11 +201,11 @@ def run(
                 raise UsageError(f"--threads {threads}: {exc}") from None
     except UsageError as exc:
         _fail(str(exc))
-    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [])
+    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate)
     raise typer.Exit(code)
 
 
-def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_args) -> int:
+def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_args, rotate=True) -> int:
     """Play the batches, append to Parquet, write run.json; returns the exit code."""
     import numba
     import numpy as np
@@ -212,13 +214,13 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     from rich.console import Console
 
     from analysis import records as R
-    from simulator.api import game_seeds, play_batch
+    from simulator.api import game_plan, play_batch, rotated
 
     meta = {
         "volva_version": volva_version(), "python": platform.python_version(), "numpy": np.__version__,
         "numba": numba.__version__, "numba_threads": numba.get_num_threads(), "ruleset": rs.name,
         "options": rs.options, "option_args": list(option_args), "seed": seed, "players": players,
-        "lineup": names, "games": games, "batch_size": batch_size, "card_file_sha256": rs.card_file_sha256,
+        "lineup": names, "rotate": rotate, "games": games, "batch_size": batch_size, "card_file_sha256": rs.card_file_sha256,
         "started": _now(), "finished": None, "status": "running", "games_done": 0,
     }
     run_json = out / "run.json"
@@ -236,11 +238,16 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
             task = prog.add_task("games", total=games)
             for first in range(0, games, batch_size):
                 n = min(batch_size, games - first)
-                seeds = game_seeds(seed, first, n)
-                ids = np.arange(first, first + n, dtype=np.int64)
-                batch = play_batch(rs, pols, seeds)
-                cw.write_table(R.arrow_table(R.clans_frame(batch, ids, seeds, rs.name, names, rs.god_names), R.CLANS_SCHEMA))
-                pw.write_table(R.arrow_table(R.picks_frame(batch, ids, rs), R.PICKS_SCHEMA))
+                clan_parts, pick_parts = [], []
+                for r, ids, seeds in game_plan(seed, np.arange(first, first + n), players, rotate):
+                    batch = play_batch(rs, rotated(pols, r), seeds)
+                    clan_parts.append(R.clans_frame(batch, ids, seeds, rs.name, rotated(names, r), rs.god_names))
+                    pick_parts.append(R.picks_frame(batch, ids, rs))
+                # rows in game order whatever the rotations and batch size
+                clans_b = pd.concat(clan_parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable")
+                picks_b = pd.concat(pick_parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable")
+                cw.write_table(R.arrow_table(clans_b.reset_index(drop=True), R.CLANS_SCHEMA))
+                pw.write_table(R.arrow_table(picks_b.reset_index(drop=True), R.PICKS_SCHEMA))
                 done += n
                 meta["games_done"] = done  # after each batch, so a killed run still says how far it got
                 run_json.write_text(json.dumps(meta, indent=2) + "\n")
@@ -276,6 +283,7 @@ def replay(
     option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="As the run: seat rotation on or off."),
 ) -> None:
     """Replay one game of a run and print its log as text."""
     try:
@@ -285,7 +293,7 @@ def replay(
     except UsageError as exc:
         _fail(str(exc))
     from simulator.replay import replay_text
-    typer.echo(replay_text(rs, names, pols, seed, game))
+    typer.echo(replay_text(rs, names, pols, seed, game, rotate))
 
 
 @app.command()

@@ -34,6 +34,13 @@ DPI = 110
 SIG_UP, SIG_DOWN, NS = "#1a9850", "#d73027", "#7f7f7f"
 
 
+
+def _err(rate, lo, hi):
+    """Error-bar half-widths from an interval, clipped at 0 (a Wilson bound can sit a rounding
+    error past the point estimate when the rate is exactly 0, 1 or 1/k)."""
+    rate, lo, hi = (np.asarray(x, float) for x in (rate, lo, hi))
+    return [np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)]
+
 def _figure(w: float, h: float):
     import matplotlib
     matplotlib.use("Agg", force=False)
@@ -60,7 +67,7 @@ def plot_strategy(table: pd.DataFrame, n_players: list[int], path: Path | None =
     ax = fig.add_subplot()
     y = np.arange(len(table))
     r = table["win_rate"].to_numpy()
-    ax.errorbar(r, y, xerr=[r - table["ci_low"], table["ci_high"] - r], fmt="o", color="#2c7fb8",
+    ax.errorbar(r, y, xerr=_err(r, table["ci_low"], table["ci_high"]), fmt="o", color="#2c7fb8",
                 capsize=4, label="win rate (95% Wilson CI)")
     for n in n_players:
         ax.axvline(1 / n, color="k", ls="--", lw=1, label=f"no-skill rate 1/{n} = {1 / n:.1%}")
@@ -146,7 +153,7 @@ def plot_stat_paths(table: pd.DataFrame, strategy: str, overall: float, path: Pa
     y = np.arange(len(t))
     r = t["win_rate"].to_numpy()
     ax.barh(y, r, color="#9ecae1", height=0.6)
-    ax.errorbar(r, y, xerr=[r - t["ci_low"], t["ci_high"] - r], fmt="none", ecolor="k", capsize=3)
+    ax.errorbar(r, y, xerr=_err(r, t["ci_low"], t["ci_high"]), fmt="none", ecolor="k", capsize=3)
     ax.axvline(overall, color="#d95f0e", ls="--", lw=1.2, label=f"{strategy} overall {overall:.1%}")
     for yi, (hi, n) in enumerate(zip(t["ci_high"], t["n"])):
         ax.text(hi + 0.01, yi, f"n={n:,}", va="center", fontsize=7)
@@ -173,7 +180,7 @@ def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: P
                    (SIG_DOWN, "worse than not drafting (BH q<0.05)"), (NS, "not significant")):
         m = color == c
         if m.any():
-            ax.errorbar(r[m], y[m], xerr=[r[m] - t["ci_low"][m], t["ci_high"][m] - r[m]], fmt="o", ms=4,
+            ax.errorbar(r[m], y[m], xerr=_err(r[m], t["ci_low"][m], t["ci_high"][m]), fmt="o", ms=4,
                         color=c, capsize=2, label=lab)
     ax.axvline(overall, color="k", ls="--", lw=1, label=f"{strategy} overall win rate {overall:.1%}")
     labels = [f"{c} (age {a})" + (" *" if s else "") for c, a, s in zip(t["card"], t["age"], t["small"])]

@@ -27,6 +27,30 @@ def game_seeds(master_seed: int, first_game: int, n: int) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
+def game_plan(master_seed: int, game_ids: np.ndarray, n_players: int, rotate: bool):
+    """Seat rotation (issue 4): game g plays rotation r = g mod P on seed index g div P, so every
+    strategy sits in every seat equally often, on the same seeds (a paired design). Without
+    rotation, rotation 0 and seed index g.
+
+    Returns [(r, game_ids of that rotation int64[k], seeds uint64[k])] for the rotations present.
+    """
+    game_ids = np.asarray(game_ids, np.int64)
+    if not rotate:
+        return [(0, game_ids, game_seeds(master_seed, int(game_ids[0]), len(game_ids)))] if len(game_ids) else []
+    out = []
+    for r in range(n_players):
+        ids = game_ids[game_ids % n_players == r]
+        if len(ids):
+            out.append((r, ids, game_seeds(master_seed, int(ids[0] // n_players), len(ids))))
+    return out
+
+
+def rotated(seq: list, r: int) -> list:
+    """Seat i gets seq[(i - r) mod P]: rotation r of a lineup."""
+    P = len(seq)
+    return [seq[(i - r) % P] for i in range(P)]
+
+
 class BatchOut(NamedTuple):
     """Per-game, per-seat results of one batch (G games, P seats)."""
     glory: np.ndarray  #: int32[G, P, N_GLORY_SRC] Glory by source (GLORY_SOURCE_NAMES order)

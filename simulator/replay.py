@@ -6,7 +6,9 @@ player, a..e; codes in enums.py EV_*); this module turns them into text.
 from __future__ import annotations
 
 from . import enums as E
-from .api import game_seeds, play_game
+import numpy as np
+
+from .api import game_plan, play_game, rotated
 from .ruleset import Ruleset
 from .state import G_CAPPED, G_LOG_LOST, G_LOG_N
 
@@ -153,12 +155,16 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     return f"(event {ev}: {row.tolist()})"
 
 
-def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: int, game_id: int = 0) -> str:
-    """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays)."""
-    seed = int(game_seeds(master_seed, game_id, 1)[0])
-    S = play_game(ruleset, lineup, seed, log=True)
-    names = [f"P{i} ({n})" for i, n in enumerate(lineup_names)]
-    lines = [f"Blood Rage, {len(lineup)} players, seed {master_seed}, game {game_id} (game seed {seed})"]
+def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: int, game_id: int = 0,
+                rotate: bool = True) -> str:
+    """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays,
+    seat rotation included: api.game_plan)."""
+    P = len(lineup)
+    (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate)
+    seed = int(seeds[0])
+    S = play_game(ruleset, rotated(lineup, r), seed, log=True)
+    names = [f"P{i} ({n})" for i, n in enumerate(rotated(lineup_names, r))]
+    lines = [f"Blood Rage, {P} players, seed {master_seed}, game {game_id} (game seed {seed}, rotation {r})"]
     for row in S.log[: S.gs[G_LOG_N]]:
         t = format_event(ruleset, row, names, S)
         if t is not None:

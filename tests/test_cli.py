@@ -99,7 +99,8 @@ def test_version():
 def test_run_writes_files_in_batches(tmp_path, fake_play_batch):
     out = tmp_path / "new" / "dir"
     res = runner.invoke(app, ["run", "--players", "3", "--lineup", "greedy,random,greedy", "--games", "25",
-                              "--batch-size", "10", "--seed", "9", "--out", str(out), "--option", "tie_break=shared"])
+                              "--batch-size", "10", "--seed", "9", "--out", str(out), "--option", "tie_break=shared",
+                              "--no-rotate"])
     assert res.exit_code == 0, res.output
     assert fake_play_batch == [10, 10, 5]
     clans = pd.read_parquet(out / "clans.parquet")
@@ -126,7 +127,8 @@ def test_interrupted_run_keeps_partial_results(tmp_path, monkeypatch):
         return make_batch(len(seeds), len(lineup))
 
     monkeypatch.setattr(api, "play_batch", flaky)
-    res = runner.invoke(app, ["run", "--players", "2", "--games", "30", "--batch-size", "10", "--out", str(tmp_path)])
+    res = runner.invoke(app, ["run", "--players", "2", "--games", "30", "--batch-size", "10", "--out", str(tmp_path),
+                              "--no-rotate"])
     assert res.exit_code == 130
     meta = json.loads((tmp_path / "run.json").read_text())
     assert meta["status"] == "interrupted" and meta["games_done"] == 10
@@ -193,3 +195,21 @@ def test_run_refuses_to_overwrite_results_without_force(tmp_path):
 def test_run_rejects_seed_out_of_range(tmp_path, seed):
     res = runner.invoke(app, ["run", "--games", "5", "--seed", seed, "--out", str(tmp_path / "s")])
     assert res.exit_code == 2 and "allowed: 0.." in res.output
+
+
+def test_seat_rotation_is_exact_and_paired(tmp_path):
+    """Issue 4 §3: with rotation (the default) every strategy sits in every seat equally often, and the
+    P rotations of a seed index share one game seed (paired games)."""
+    out = tmp_path / "rot"
+    res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,random,balanced,quester",
+                              "--games", "400", "--batch-size", "150", "--seed", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    c = pd.read_parquet(out / "clans.parquet")
+    c["strategy"] = c["strategy"].astype(str)
+    counts = c.groupby(["strategy", "seat"]).size()
+    assert len(counts) == 16 and (counts == 100).all()
+    per_seed = c.groupby("seed")
+    assert per_seed.ngroups == 100
+    assert (per_seed.size() == 16).all()  # 4 rotations x 4 clans
+    assert (c.groupby(["seed", "strategy"])["seat"].nunique() == 4).all()
+    assert json.loads((out / "run.json").read_text())["rotate"] is True
