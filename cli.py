@@ -1,4 +1,5 @@
-"""Volva command line: ``volva run``, ``volva replay``, ``volva scenario``, ``volva report``, ``volva version``.
+"""Volva command line: ``volva run``, ``volva replay``, ``volva scenario``, ``volva report``,
+``volva tournament``, ``volva strategies list|show|validate``, ``volva version``.
 
 User errors (unknown strategy, bad player count or lineup, bad rule option,
 malformed rule set, unusable --out) print ONE line ``error: ...`` on stderr and
@@ -334,6 +335,250 @@ def report(
         _fail(f"{exc.filename or out}: {exc.strerror or exc}")
     for p in written:
         typer.echo(str(p))
+
+
+# --------------------------------------------------------------------------- strategies
+
+strategies_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                             help="List, show and validate strategies (built-ins, the library, your files).")
+app.add_typer(strategies_app, name="strategies")
+
+BUILTIN_PLANS = {
+    "random": "Uniform over the legal choices at every decision (the no-skill baseline).",
+    "greedy": "The built-in heuristic: draft quests, Monsters, battle cards and upgrades by value, "
+              "pillage with a 1-STR margin, go to the doomed province when Rage runs low, raise Axes, Rage, Horns.",
+}
+
+
+def _strategy_object(name: str):
+    """NAME (built-in or archetype) or FILE (*.toml) -> (name, plan, kind, params, path). Raises ValueError."""
+    from strategies.builtin import BUILTIN, archetypes, resolve
+    from strategies.spec import load_strategy
+    key = name.strip()
+    if key in BUILTIN:
+        kind, params = BUILTIN[key]
+        return key, BUILTIN_PLANS.get(key, ""), kind, params.copy(), None
+    if key in archetypes():
+        s = archetypes()[key]
+        return s.name, s.plan, s.kind, s.params.copy(), s.path
+    if key.endswith(".toml") or Path(key).is_file():
+        s = load_strategy(key, _card_names())
+        return s.name, s.plan, s.kind, s.params.copy(), s.path
+    resolve(key)  # raises the usual "unknown strategy ...; allowed: ..." error
+    raise ValueError(f"unknown strategy {name!r}")
+
+
+def _card_names() -> list[str]:
+    from strategies.builtin import _card_names as names
+    return list(names())
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def strategy_differences(params, card_names: list[str]) -> list[tuple[str, str, str, str, str]]:
+    """Non-default parameters of a greedy-kind vector: [(section, parameter, value, greedy default, meaning)]."""
+    from simulator import enums as E
+    from strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
+    d = greedy_defaults()
+    rows = []
+    units = {"battle": "per +STR of a battle card", "monster": "per STR of a Monster",
+             "quest": "per quest", "upgrade": "per upgrade"}
+    for k, i in DRAFT_KEYS.items():
+        if params[i] != d[i]:
+            rows.append(("draft by type", k, _fmt(params[i]), _fmt(d[i]), f"draft weight {units.get(k, '')}"))
+    for j, g in enumerate(E.GOD_NAMES):
+        i = E.P_GOD_W0 + j
+        if params[i] != d[i]:
+            rows.append(("draft by god", g, f"{params[i]:+g}", _fmt(d[i]), f"draft bonus per {g.capitalize()} card"))
+    seen = set()
+    for c, n in enumerate(card_names):
+        i = E.P_CARD_W0 + c
+        if n in seen or i >= len(params):
+            continue
+        seen.add(n)
+        if params[i] != d[i]:
+            rows.append(("draft by card", n, f"{params[i]:+g}", _fmt(d[i]), "draft bonus for this card"))
+    play_help = {"pillage_margin": "STR margin wanted before pillaging", "opponent_card": "card value assumed per opponent",
+                 "late_rage": "at or below this Rage: go to the doomed province",
+                 "doom": "extra wish for the doomed province", "pass_score": "pass when no action scores above"}
+    for k, (i, _) in PLAY_KEYS.items():
+        if params[i] != d[i]:
+            rows.append(("play", k, _fmt(params[i]), _fmt(d[i]), play_help.get(k, "")))
+
+    def path(p):
+        return " > ".join(E.STAT_NAMES[int(p[E.P_STAT0 + k])] for k in range(E.N_STATS))
+    if path(params) != path(d):
+        rows.append(("play", "stat_path", path(params), path(d), "order of stat raises"))
+    return rows
+
+
+@strategies_app.command("list")
+def strategies_list() -> None:
+    """One strategy a line: name, then its plan (built-ins, then the library archetypes)."""
+    from strategies.builtin import archetypes
+    try:
+        lib = archetypes()
+    except ValueError as exc:  # a malformed library file
+        _fail(str(exc))
+    rows = [("random", BUILTIN_PLANS["random"]), ("greedy", BUILTIN_PLANS["greedy"])]
+    rows += [(n, lib[n].plan) for n in sorted(lib)]
+    w = max(len(n) for n, _ in rows)
+    for n, plan in rows:
+        typer.echo(f"{n:<{w}}  {plan}")
+
+
+@strategies_app.command("show")
+def strategies_show(
+    name: str = typer.Argument(..., help="A built-in, a library archetype, or a strategy file (*.toml)."),
+) -> None:
+    """Show a strategy's plan and every parameter it sets away from greedy's defaults."""
+    from rich.table import Table
+
+    from simulator import enums as E
+    try:
+        sname, plan, kind, params, path = _strategy_object(name)
+    except ValueError as exc:
+        _fail(str(exc))
+    typer.echo(f"{sname}  ({path if path else 'built-in'})")
+    typer.echo(f"plan: {plan or '(none given)'}")
+    if kind == E.POL_RANDOM:
+        typer.echo("policy: random (uniform over the legal choices; no parameters)")
+        return
+    typer.echo("policy: greedy heuristic")
+    rows = strategy_differences(params, _card_names())
+    if not rows:
+        typer.echo("all parameters at greedy's defaults")
+        return
+    t = Table(title=f"{sname}: parameters that differ from greedy's defaults", title_justify="left")
+    for col in ("section", "parameter", "value", "greedy", "meaning"):
+        t.add_column(col, justify="right" if col in ("value", "greedy") else "left", no_wrap=True)
+    for r in rows:
+        t.add_row(*r)
+    _print_wide([t])
+
+
+@strategies_app.command("validate")
+def strategies_validate(
+    file: Path = typer.Argument(..., help="Strategy file (TOML; format in strategies/spec.py)."),
+) -> None:
+    """Check a strategy file: prints 'ok: NAME' (exit 0) or one 'error: FILE: key: ...' line (exit 2)."""
+    from strategies.spec import load_strategy
+    try:
+        s = load_strategy(file, _card_names())
+    except ValueError as exc:
+        _fail(str(exc))
+    typer.echo(f"ok: {s.name}")
+
+
+# --------------------------------------------------------------------------- tournament
+
+def _rank_table(rank, players: int):
+    from rich.table import Table
+    t = Table(title=f"Ranking ({players} players; win rate over all games played, 95% Wilson interval)")
+    for col in ("#", "strategy", "win rate", "95% CI", "expected", "mean Glory", "games"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    for i, r in rank.iterrows():
+        t.add_row(str(i + 1), r.strategy, f"{r.win_rate:.4f}", f"{r.ci_low:.4f}–{r.ci_high:.4f}",
+                  f"{r.expected:.4f}", f"{r.mean_glory:.2f}", f"{int(r.games):,}")
+    return t
+
+
+def _h2h_table(mat):
+    import math
+
+    from rich.table import Table
+    t = Table(title="Head to head: row's win rate in the games where row and column both played")
+    t.add_column("strategy", no_wrap=True)
+    for c in mat.columns:
+        t.add_column(str(c), justify="right", no_wrap=True)
+    for s, row in mat.iterrows():
+        t.add_row(str(s), *["—" if (c == s or math.isnan(v)) else f"{v:.3f}" for c, v in row.items()])
+    return t
+
+
+def _print_wide(tables) -> None:
+    """Print rich tables without squeezing their columns (widen the console if needed)."""
+    from rich.console import Console
+    con = Console()
+    wide = con.options.update_width(100_000)
+    need = max(con.measure(t, options=wide).maximum for t in tables)
+    if need > con.width:
+        con = Console(width=need)
+    for t in tables:
+        con.print(t)
+
+
+@app.command()
+def tournament(
+    strategies: str = typer.Option(..., "--strategies", help="Comma-separated strategies (names or *.toml files)."),
+    players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
+    games: int = typer.Option(2_000, "--games", help="Games per combination (rounded up to a multiple of --players)."),
+    seed: int = typer.Option(1, "--seed", help="Master seed (the same seeds for every combination)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write tournament.csv and head_to_head.csv here."),
+    option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
+    module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+) -> None:
+    """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
+    ranking (win rate, 95% Wilson interval, mean Glory) and the head-to-head matrix."""
+    from simulator import enums as E
+    try:
+        if not 2 <= players <= E.MAX_PLAYERS:
+            raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
+        if not 0 <= seed < 2**64:
+            raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
+        if games < 1:
+            raise UsageError(f"--games {games}; allowed: 1 or more")
+        names = [s.strip() for s in strategies.split(",")]
+        if any(not n for n in names):
+            raise UsageError(f"--strategies {strategies!r}: empty name")
+        from analysis.tournament import combinations
+        from strategies.builtin import resolve
+        try:
+            pols = [resolve(n) for n in names]
+            combos = combinations(names, players)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        from simulator.ruleset import RulesError, load_ruleset
+        opts = dict(parse_option(o) for o in (option or []) + _module_options(module))
+        try:
+            rs = load_ruleset(ruleset, options=opts)
+        except RulesError as exc:
+            raise UsageError(str(exc)) from None
+        if out is not None:
+            _check_out(out, force=True)
+        if threads is not None:
+            import numba
+            try:
+                numba.set_num_threads(threads)
+            except ValueError as exc:
+                raise UsageError(f"--threads {threads}: {exc}") from None
+    except UsageError as exc:
+        _fail(str(exc))
+
+    from rich.console import Console
+
+    from analysis.tournament import head_to_head, ranking, round_games, run_tournament
+    n_games = round_games(games, players)
+    err = Console(stderr=True)
+    if n_games != games:
+        err.print(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
+    with _progress(err) as prog:
+        task = prog.add_task(f"{len(combos)} combinations", total=len(combos) * n_games)
+        clans = run_tournament(rs, names, players, n_games, seed, policies=pols,
+                               progress=lambda n: prog.update(task, advance=n))
+    rank = ranking(clans)
+    mat = head_to_head(clans, order=list(rank["strategy"]))
+    _print_wide([_rank_table(rank, players), _h2h_table(mat)])
+    typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
+               f"{players} players, seed {seed}")
+    if out is not None:
+        rank.to_csv(out / "tournament.csv", index=False)
+        mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
+        typer.echo(f"wrote {out / 'tournament.csv'} and {out / 'head_to_head.csv'}")
 
 
 @app.command()

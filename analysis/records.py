@@ -19,7 +19,7 @@ from simulator.api import BatchOut
 
 CLANS_COLUMNS = [
     "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
-    "rage_level", "axes_level", "horns_level", "stat_path", "gods",
+    "rage_level", "axes_level", "horns_level", "stat_path", "gods", "figures_at_ragnarok",
     *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES],
 ]
 PICKS_COLUMNS = ["game_id", "seat", "age", "pick", "card"]
@@ -30,6 +30,7 @@ CLANS_SCHEMA = pa.schema([
     ("seat", pa.int8()), ("strategy", _DICT), ("glory", pa.int32()), ("rank", pa.int8()),
     ("win_share", pa.float64()), ("rage_level", pa.int8()), ("axes_level", pa.int8()),
     ("horns_level", pa.int8()), ("stat_path", _DICT), ("gods", _DICT),
+    ("figures_at_ragnarok", pa.int16()),
     *[(f"glory_{s}", pa.int32()) for s in E.GLORY_SOURCE_NAMES],
 ])
 PICKS_SCHEMA = pa.schema([
@@ -112,6 +113,7 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
         "horns_level": (stats[:, E.STAT_HORNS] + 1).astype(np.int8),
         "stat_path": stat_path_strings(np.asarray(batch.path).reshape(R, -1)),
         "gods": gods_strings(np.repeat(np.asarray(batch.gods), P, axis=0), god_names or []),
+        "figures_at_ragnarok": np.asarray(batch.board_rag, np.int16).reshape(R),
     })
     for i, s in enumerate(E.GLORY_SOURCE_NAMES):
         df[f"glory_{s}"] = src[:, i]

@@ -64,6 +64,7 @@ class BatchOut(NamedTuple):
     fired: np.ndarray  #: int16[G, MAX_CARDS] times each card's text acted in the game (card ids = rows of cards.csv)
     gods: np.ndarray  #: int8[G, 2] Gods of Ásgard in play (index into gods.toml), -1 without the module
     god_fired: np.ndarray  #: int16[G, N_GODS_MAX] times each god's power acted
+    board_rag: np.ndarray  #: int16[G, P] figures on the board when Ragnarök begins, summed over the 3 ages
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -92,7 +93,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
-        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16),
+        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
     )
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out

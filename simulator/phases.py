@@ -218,6 +218,10 @@ def ragnarok_nb(T, S, kinds, params):
     """DIGEST §1.5 Ragnarök: the doomed province is destroyed; its figures and the Ships in its
     supporting fjord go to Valhalla for 2/3/4 Glory each by age."""
     a = S.gs[G_AGE]
+    for q in range(S.gs[G_NP]):  # board presence at Ragnarök (strategy analysis: board-holders)
+        for f in range(E.NFIG):
+            if S.loc[q, f] >= 0:
+                S.board_rag[q] += 1
     prov = S.doom[a - 1]
     S.destroyed[prov] = 1
     for k in range(2):  # a god on the destroyed province leaves the board until the next placing

@@ -60,6 +60,7 @@ STATE_DTYPE = np.dtype([
     ("path_n", np.int16, (P5,)),
     ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
     ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
+    ("board_rag", np.int16, (P5,)),  # figures on the board when Ragnarök begins, summed over the ages
     ("fired", np.int32, (E.MAX_CARDS,)),  # times each card's text acted this game
     ("god", np.int8, (2,)),  # Gods of Ásgard in play: index into gods.toml, -1 none
     ("god_loc", np.int8, (2,)),  # province of each god, -1 not placed
@@ -124,6 +125,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     for p in range(P5):
         _fill2(S.picks[p], -1)
     _fill1(S.rank, 0)
+    _fill1(S.board_rag, 0)
     _fill1(S.fired, 0)
     _fill1(S.cancelled, 0)
     _fill1(S.god, -1)

@@ -26,7 +26,7 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
         path=path, rage_end=np.zeros((G, P), np.int16), picks=picks, rank=rank.astype(np.int8),
         n_turns=np.full(G, 50, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
-        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16),
+        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=rng.integers(0, 20, (G, P)).astype(np.int16),
     )
 
 

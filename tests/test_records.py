@@ -31,7 +31,7 @@ def test_columns_exact():
     df = _clans(make_batch(5, 4))
     assert list(df.columns) == R.CLANS_COLUMNS == [
         "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
-        "rage_level", "axes_level", "horns_level", "stat_path", "gods", "glory_battle", "glory_pillage",
+        "rage_level", "axes_level", "horns_level", "stat_path", "gods", "figures_at_ragnarok", "glory_battle", "glory_pillage",
         "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards"]
     assert len(df) == 20
     for c in ("strategy", "ruleset", "stat_path"):

@@ -1,0 +1,150 @@
+"""Round-robin tournaments between strategies: every combination of P distinct strategies.
+
+``run_tournament`` plays, for each combination (``itertools.combinations`` of the names, in
+the order given), ``games`` games with seat rotation on shared seeds
+(:func:`simulator.api.game_plan`): game ``g`` of a combination plays rotation ``g mod P`` on
+seed index ``g div P``, so each strategy of the combination sits in every seat equally often
+on the same seeds.  ``games`` is rounded up to a multiple of P.  Every combination uses the
+same master seed, so combinations are also paired with each other (common random numbers).
+
+The result is one clans table (the columns of :data:`analysis.records.CLANS_COLUMNS` plus
+``match``, the combination index, and ``lineup``, the combination as ``"a,b,c"``); ``game_id``
+is unique over the whole tournament (``match * games + g``).
+
+``ranking`` gives each strategy's win rate over all games it played (sum of ``win_share``,
+so tied winners share the win) with the 95% Wilson interval, its mean Glory and games;
+``pairs``/``head_to_head`` give the row strategy's win rate in the games where both the row
+and the column strategy played.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .aggregate import wilson
+
+#: games per kernel call (a multiple of every player count 2..5)
+BATCH = 6_000
+
+RANKING_COLUMNS = ["strategy", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "expected"]
+
+
+def round_games(games: int, players: int) -> int:
+    """``games`` rounded up to a multiple of ``players`` (each rotation plays as often)."""
+    return -(-int(games) // players) * players
+
+
+def combinations(names: list[str], players: int) -> list[tuple[str, ...]]:
+    """Every combination of ``players`` distinct strategies. Raises ValueError if there are
+    fewer strategies than players or a name is repeated."""
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"strategy named more than once: {', '.join(dup)}")
+    if len(names) < players:
+        raise ValueError(f"{len(names)} strategies for {players} players; allowed: at least {players} "
+                         "distinct strategies")
+    return list(itertools.combinations(names, players))
+
+
+def run_tournament(ruleset, names: list[str], players: int, games: int, seed: int,
+                   policies: list | None = None,
+                   progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Play the tournament and return its clans table (one row per clan per game).
+
+    Args: ``ruleset`` from :func:`simulator.ruleset.load_ruleset`; ``names`` the strategies
+    (anything :func:`strategies.builtin.resolve` accepts); ``players`` 2..5; ``games`` per
+    combination (rounded up to a multiple of ``players``); ``seed`` the master seed.
+    ``policies`` (optional) the resolved ``(kind, params)`` per name; ``progress`` is called
+    with the number of games just played.  Raises ValueError for a bad player count, fewer
+    strategies than players, or an unknown strategy.
+    """
+    from simulator import api
+    from simulator import enums as E
+    from strategies.builtin import resolve
+
+    from . import records as R
+
+    if not 2 <= players <= E.MAX_PLAYERS:
+        raise ValueError(f"players: {players}; allowed: 2..{E.MAX_PLAYERS}")
+    if games < 1:
+        raise ValueError(f"games: {games}; allowed: 1 or more")
+    combos = combinations(list(names), players)
+    pol = dict(zip(names, policies)) if policies is not None else {n: resolve(n) for n in names}
+    n_games = round_games(games, players)
+    parts = []
+    for m, combo in enumerate(combos):
+        lineup = list(combo)
+        pols = [pol[n] for n in lineup]
+        for first in range(0, n_games, BATCH):
+            ids = np.arange(first, min(first + BATCH, n_games), dtype=np.int64)
+            for r, gids, seeds in api.game_plan(seed, ids, players, True):
+                batch = api.play_batch(ruleset, api.rotated(pols, r), seeds)
+                df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, api.rotated(lineup, r),
+                                   ruleset.god_names)
+                df.insert(0, "match", np.int32(m))
+                df.insert(1, "lineup", ",".join(lineup))
+                parts.append(df)
+            if progress is not None:
+                progress(len(ids))
+    clans = pd.concat(parts, ignore_index=True)
+    for c in ("strategy", "lineup", "ruleset", "stat_path", "gods"):
+        clans[c] = clans[c].astype(str)
+    return clans.sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
+
+
+def ranking(clans: pd.DataFrame) -> pd.DataFrame:
+    """One row per strategy, best win rate first: columns ``RANKING_COLUMNS``.
+
+    ``games`` = games the strategy played, ``wins`` = sum of its ``win_share``, ``win_rate`` =
+    wins / games with its 95% Wilson interval (``ci_low``, ``ci_high``), ``mean_glory``, and
+    ``expected`` = the no-skill rate (mean of 1 / n_players).
+    """
+    df = clans.assign(strategy=clans["strategy"].astype(str),
+                      inv_p=1.0 / clans["n_players"].astype(float))
+    g = df.groupby("strategy", sort=True)
+    out = g.agg(games=("win_share", "size"), wins=("win_share", "sum"), mean_glory=("glory", "mean"),
+                expected=("inv_p", "mean")).reset_index()
+    out["win_rate"] = out["wins"] / out["games"]
+    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy())
+    out = out.sort_values(["win_rate", "strategy"], ascending=[False, True], kind="stable")
+    return out[RANKING_COLUMNS].reset_index(drop=True)
+
+
+def pairs(clans: pd.DataFrame) -> pd.DataFrame:
+    """Long head-to-head table: one row per ordered pair (strategy, opponent) that met.
+
+    Columns strategy, opponent, games (games where both played), wins (strategy's
+    win_share in them), win_rate, ci_low, ci_high (95% Wilson).
+    """
+    left = clans[["game_id", "strategy", "win_share"]].assign(strategy=lambda d: d["strategy"].astype(str))
+    right = clans[["game_id", "strategy"]].assign(strategy=lambda d: d["strategy"].astype(str)) \
+        .rename(columns={"strategy": "opponent"})
+    m = left.merge(right, on="game_id")
+    m = m[m["strategy"] != m["opponent"]]
+    # a strategy appears at most once per game in a tournament; count games, not rows
+    g = m.groupby(["strategy", "opponent"], sort=True)
+    out = g.agg(games=("game_id", "nunique"), wins=("win_share", "sum")).reset_index()
+    out["win_rate"] = out["wins"] / out["games"]
+    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy())
+    return out
+
+
+def head_to_head(clans: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
+    """Matrix of the row strategy's win rate in the games where both row and column played.
+
+    Index and columns are the strategies (``order``, default the ranking order); NaN on the
+    diagonal and where two strategies never met.  With 2 players, ``M[a, b] + M[b, a] == 1``
+    (tied winners share the win).
+    """
+    if order is None:
+        order = list(ranking(clans)["strategy"])
+    p = pairs(clans)
+    mat = p.pivot(index="strategy", columns="opponent", values="win_rate")
+    mat = mat.reindex(index=order, columns=order).astype(float)
+    for s in order:
+        mat.loc[s, s] = np.nan
+    mat.index.name, mat.columns.name = "strategy", None
+    return mat

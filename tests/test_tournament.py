@@ -1,0 +1,163 @@
+"""volva tournament / analysis.tournament: combinations, seat rotation on shared seeds, ranking with
+Wilson intervals, head-to-head matrix, CLI output and CSVs."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analysis.tournament import RANKING_COLUMNS, head_to_head, pairs, ranking, round_games, run_tournament
+from cli import app
+
+runner = CliRunner()
+NAMES = ["greedy", "balanced", "quester"]
+GAMES = 300
+
+
+def _one_line_error(res, *needles):
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.output
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+
+
+@pytest.fixture(scope="module")
+def clans2():
+    """A real 3-strategy, 2-player tournament: 3 pairs x 300 games."""
+    from simulator.ruleset import load_ruleset
+    return run_tournament(load_ruleset(), NAMES, 2, GAMES, seed=11)
+
+
+# --- real games ------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_every_pair_present_with_balanced_seats(clans2):
+    assert clans2["game_id"].nunique() == 3 * GAMES and len(clans2) == 3 * GAMES * 2
+    lineups = set(clans2["lineup"])
+    assert lineups == {",".join(c) for c in itertools.combinations(NAMES, 2)}
+    for lineup, df in clans2.groupby("lineup"):
+        assert df["game_id"].nunique() == GAMES
+        seats = df.groupby(["strategy", "seat"]).size()
+        assert len(seats) == 4 and (seats == GAMES // 2).all(), seats
+        # shared seeds: both rotations play the same seeds
+        s0 = set(df.loc[(df.seat == 0) & (df.strategy == lineup.split(",")[0]), "seed"])
+        s1 = set(df.loc[(df.seat == 1) & (df.strategy == lineup.split(",")[0]), "seed"])
+        assert s0 == s1 and len(s0) == GAMES // 2
+    # one winner share per game
+    assert np.allclose(clans2.groupby("game_id")["win_share"].sum(), 1.0)
+
+
+@pytest.mark.slow
+def test_head_to_head_two_players_sums_to_one(clans2):
+    mat = head_to_head(clans2)
+    assert sorted(mat.index) == sorted(NAMES) and list(mat.columns) == list(mat.index)
+    for a, b in itertools.combinations(NAMES, 2):
+        assert 0 <= mat.loc[a, b] <= 1
+        assert mat.loc[a, b] + mat.loc[b, a] == pytest.approx(1.0)
+    assert mat.isna().to_numpy().diagonal().all()
+    p = pairs(clans2)
+    assert len(p) == 6 and (p["games"] == GAMES).all()
+    assert ((p["ci_low"] <= p["win_rate"]) & (p["win_rate"] <= p["ci_high"])).all()
+
+
+@pytest.mark.slow
+def test_ranking_columns_and_intervals(clans2):
+    r = ranking(clans2)
+    assert list(r.columns) == RANKING_COLUMNS
+    assert sorted(r["strategy"]) == sorted(NAMES)
+    assert (r["games"] == 2 * GAMES).all()  # each strategy plays 2 of the 3 pairs
+    assert r["win_rate"].is_monotonic_decreasing
+    assert ((r["ci_low"] <= r["win_rate"]) & (r["win_rate"] <= r["ci_high"])).all()
+    assert ((r["ci_high"] - r["ci_low"]) < 0.15).all() and (r["ci_low"] >= 0).all() and (r["ci_high"] <= 1).all()
+    assert r["expected"].eq(0.5).all() and r["mean_glory"].gt(0).all()
+    # 2 players: total wins = total games
+    assert r["wins"].sum() == pytest.approx(3 * GAMES)
+    # ranking win rate = games-weighted mean of the head-to-head rates
+    p = pairs(clans2)
+    for _, row in r.iterrows():
+        q = p[p.strategy == row.strategy]
+        assert row.win_rate == pytest.approx((q.win_rate * q.games).sum() / q.games.sum())
+
+
+@pytest.mark.slow
+def test_deterministic():
+    from simulator.ruleset import load_ruleset
+    rs = load_ruleset()
+    a = run_tournament(rs, ["greedy", "random", "balanced"], 2, 10, seed=4)
+    b = run_tournament(rs, ["greedy", "random", "balanced"], 2, 10, seed=4)
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.slow
+def test_cli_output_and_csvs(tmp_path):
+    out = tmp_path / "t"
+    res = runner.invoke(app, ["tournament", "--strategies", ",".join(NAMES), "--players", "2", "--games", "51",
+                              "--seed", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    assert "Ranking" in text and "Head to head" in text and "—" in text
+    for n in NAMES:
+        assert n in text
+    assert "3 combinations x 52 games" in text  # 51 rounded up to a multiple of 2
+    assert "rounded up to 52" in res.stderr
+    rank = pd.read_csv(out / "tournament.csv")
+    assert list(rank.columns) == RANKING_COLUMNS and len(rank) == 3 and (rank["games"] == 104).all()
+    h2h = pd.read_csv(out / "head_to_head.csv", index_col="strategy")
+    assert list(h2h.index) == list(rank["strategy"]) and list(h2h.columns) == list(rank["strategy"])
+    assert np.isnan(np.diag(h2h.to_numpy())).all()
+    for a, b in itertools.combinations(NAMES, 2):
+        assert h2h.loc[a, b] + h2h.loc[b, a] == pytest.approx(1.0, abs=1e-5)
+    # the printed ranking shows every CSV win rate and interval
+    for _, r in rank.iterrows():
+        assert f"{r.win_rate:.4f}" in text and f"{r.ci_low:.4f}–{r.ci_high:.4f}" in text
+
+
+# --- plumbing with synthetic games -----------------------------------------------
+
+def test_four_players_five_strategies(fake_play_batch):
+    from simulator.ruleset import load_ruleset
+    names = ["greedy", "random", "balanced", "quester", "tyr-brute"]
+    clans = run_tournament(load_ruleset(), names, 4, 10, seed=1)  # 10 -> 12 games per combination
+    assert round_games(10, 4) == 12
+    assert clans["lineup"].nunique() == 5 and clans["game_id"].nunique() == 5 * 12
+    for _, df in clans.groupby("lineup"):
+        seats = df.groupby(["strategy", "seat"]).size()
+        assert len(seats) == 16 and (seats == 3).all()
+    r = ranking(clans)
+    assert (r["games"] == 4 * 12).all()  # each strategy sits in 4 of the 5 combinations
+    assert r["expected"].eq(0.25).all()
+    p = pairs(clans)
+    assert len(p) == 20 and (p["games"] == 3 * 12).all()  # a pair meets in C(3, 2) = 3 combinations
+    mat = head_to_head(clans)
+    assert mat.shape == (5, 5) and mat.isna().sum().sum() == 5
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--strategies", "greedy,random,balanced", "--players", "6"], ["--players 6", "2..5"]),
+    (["--strategies", "greedy,random,balanced", "--players", "1"], ["--players 1", "2..5"]),
+    (["--strategies", "greedy,random,balanced", "--players", "4"], ["3 strategies for 4 players"]),
+    (["--strategies", "greedy,bogus,balanced", "--players", "2"], ["unknown strategy 'bogus'", "greedy"]),
+    (["--strategies", "greedy,greedy,balanced", "--players", "2"], ["more than once", "greedy"]),
+    (["--strategies", "greedy,,balanced", "--players", "2"], ["empty name"]),
+    (["--strategies", "greedy,random", "--players", "2", "--games", "0"], ["--games 0"]),
+])
+def test_cli_errors(tmp_path, fake_play_batch, args, needles):
+    out = tmp_path / "t"
+    _one_line_error(runner.invoke(app, ["tournament", "--games", "10", *args, "--out", str(out)]),
+                    *needles)
+    assert fake_play_batch == []
+    assert not out.exists()
+
+
+def test_cli_with_fake_games_writes_csvs(tmp_path, fake_play_batch):
+    out = tmp_path / "t"
+    res = runner.invoke(app, ["tournament", "--strategies", "greedy,random,balanced,quester", "--players", "3",
+                              "--games", "9", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert sum(fake_play_batch) == 4 * 9  # C(4,3) combinations x 9 games, split over 3 rotations
+    assert (out / "tournament.csv").is_file() and (out / "head_to_head.csv").is_file()
