@@ -6,6 +6,7 @@ element of the ``lineup`` list that :func:`simulator.api.play_batch` takes.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -55,12 +56,33 @@ def resolve(name: str) -> tuple[int, np.ndarray]:
 
 
 def parse_lineup(text: str, n_players: int) -> list[str]:
-    """'greedy,greedy,random,random' -> list of n_players strategy names.
+    """A lineup -> list of n_players strategy names.
 
-    Names are stripped and checked with :func:`resolve`.  Raises ValueError if
-    the count differs from ``n_players`` (naming both counts) or a name is unknown.
+    Comma-separated names (built-in, archetype or *.toml file); ``name*k`` repeats a name k
+    times, so ``thor-warlord,greedy*3`` is one strategy against a field of greedy and
+    ``balanced*4`` a mirror match; ``@FILE`` reads the lineup from a text file (names
+    separated by commas or new lines, ``#`` comments). Raises ValueError if the count
+    differs from ``n_players`` (naming both counts), a name is unknown or the file is missing.
     """
-    names = [s.strip() for s in text.split(",")]
+    src = text.strip()
+    if src.startswith("@"):
+        path = Path(src[1:])
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"lineup file {str(path)!r}: {exc.strerror or exc}") from None
+        src = ",".join(line.split("#")[0] for line in raw.splitlines())
+    names = []
+    for item in (x.strip() for x in src.split(",")):
+        if not item:
+            continue
+        name, star, count = item.partition("*")
+        k = 1
+        if star:
+            if not count.strip().isdigit() or int(count) < 1:
+                raise ValueError(f"lineup item {item!r}: write name*k with k a whole number 1..5")
+            k = int(count)
+        names += [name.strip()] * k
     if len(names) != n_players:
         raise ValueError(f"lineup {text!r} names {len(names)} strategies but --players is {n_players}")
     for n in names:

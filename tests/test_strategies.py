@@ -33,3 +33,16 @@ def test_parse_lineup():
         parse_lineup("greedy,greedy,random", 4)
     with pytest.raises(ValueError, match="unknown strategy"):
         parse_lineup("greedy,nope", 2)
+
+
+def test_lineup_multiplicity_and_file(tmp_path):
+    """Issue 4 §3: one strategy against a field (name*k), mirror matches, lineup files."""
+    from strategies.builtin import parse_lineup
+    assert parse_lineup("thor-warlord,greedy*3", 4) == ["thor-warlord"] + ["greedy"] * 3
+    assert parse_lineup("balanced*4", 4) == ["balanced"] * 4
+    f = tmp_path / "lineup.txt"
+    f.write_text("# my field\nquester\ngreedy*2  # two greedy\n")
+    assert parse_lineup(f"@{f}", 3) == ["quester", "greedy", "greedy"]
+    for bad in ("greedy*0,greedy*4", "greedy*x", f"@{tmp_path / 'missing.txt'}"):
+        with pytest.raises(ValueError):
+            parse_lineup(bad, 4)
