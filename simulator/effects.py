@@ -55,7 +55,7 @@ def destroy_nb(T, S, p, f, cause, kinds, params):
         c = upgrade_with_op_nb(T, S, p, E.OP_PROTECT)
         if c >= 0:
             cost = op_arg_nb(T, c, E.OP_PROTECT)
-            if S.rage[p] >= cost and choose_yes_nb(T, S, p, kinds[p], params[p], True):
+            if S.rage[p] >= cost and choose_yes_nb(T, S, p, kinds[p], params[p], params[p][E.P_PROTECT] > 0.5):
                 S.rage[p] -= cost
                 log_nb(S, E.EV_SAVED, p, f, l, c, 0, 0)
                 fired_nb(S, p, c, E.OP_PROTECT, cost, f)

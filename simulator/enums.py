@@ -202,7 +202,16 @@ P_DOOM = 10  #: extra wish to have figures in the doomed province (Ragnarök Glo
 P_PASS_RAGE = 11  #: pass instead of acting when nothing scores above this
 P_GOD_W0 = 12  #: draft bonus per god (6 entries, GOD_NAMES order)
 P_CARD_W0 = 18  #: draft bonus per card id (MAX_CARDS entries)
-N_PARAMS = P_CARD_W0 + MAX_CARDS
+P_SYNERGY = P_CARD_W0 + MAX_CARDS  #: draft bonus per card of the same god already held or on the clan sheet
+P_HATE = P_SYNERGY + 1  #: hate-draft: weight of a card's plain worth to anyone (denying the next clan)
+P_CALL_MARGIN = P_SYNERGY + 2  #: Call to Battle: stop joining once this far ahead of the strongest enemy
+P_HOLD_BIG = P_SYNERGY + 3  #: 1: when no card wins, play the smallest (keep big cards); 0: the largest
+P_PROTECT = P_SYNERGY + 4  #: 1: pay for Frigga's Protection whenever possible; 0: never
+P_RULES0 = P_SYNERGY + 5  #: ordered rules: MAX_RULES blocks of RULE_W (see policy.effective_params_nb)
+MAX_RULES = 8  #: rules per strategy
+RULE_OVERRIDES = 4  #: parameter overrides per rule
+RULE_W = 5 + 2 * RULE_OVERRIDES  #: active, age mask, Rage min, Rage max, n, (index, value) x RULE_OVERRIDES
+N_PARAMS = P_RULES0 + MAX_RULES * RULE_W
 
 # --- rule options (index into the int32 options vector) ------------------------
 OPT_LEADER_INVADE_COST = 0  #: Rage the Leader costs to invade (DIGEST §1.1, default 0)

@@ -18,6 +18,27 @@ NEG = -1e18
 
 
 @njit(cache=True)
+def effective_params_nb(S, p, params):
+    """The strategy's parameters for clan p now: its ordered rules (Geronimoo-style) are checked in
+    order and every rule whose condition holds (age in its mask, Rage within [min, max]) overrides
+    its parameters, later rules last. Returns params itself when no rule matches (no copy)."""
+    out = params
+    copied = False
+    age_bit = 1 << (S.gs[G_AGE] - 1)
+    for r in range(E.MAX_RULES):
+        o = E.P_RULES0 + r * E.RULE_W
+        if params[o] == 0.0:
+            break
+        if (int(params[o + 1]) & age_bit) and params[o + 2] <= S.rage[p] <= params[o + 3]:
+            if not copied:
+                out = params.copy()
+                copied = True
+            for k in range(int(params[o + 4])):
+                out[int(params[o + 5 + 2 * k])] = params[o + 6 + 2 * k]
+    return out
+
+
+@njit(cache=True)
 def script_pop_nb(S, p):
     """Next value of clan p's script queue, or SCRIPT_NONE when it is empty."""
     i = S.script_i[p]
@@ -81,6 +102,37 @@ def draft_score_nb(T, c, params):
 
 
 @njit(cache=True)
+def _plain_worth_nb(T, c):
+    """A card's worth to any clan (hate-drafting): battle +STR, Monster STR, quest Glory / 3, upgrades 2."""
+    t = T.card_type[c]
+    if t == E.CT_BATTLE:
+        return 3.0 if T.card_value[c] < 0 else float(T.card_value[c])
+    if t == E.CT_MONSTER:
+        return float(T.card_value[c])
+    if t == E.CT_QUEST:
+        return T.card_qglory[c] / 3.0
+    return 2.0
+
+
+@njit(cache=True)
+def pick_score_nb(T, S, p, c, params):
+    """Draft score of card c for clan p: draft_score_nb plus synergy with the god's cards it holds
+    or has on its sheet, plus the hate-draft weight times the card's plain worth."""
+    s = draft_score_nb(T, c, params) + params[E.P_HATE] * _plain_worth_nb(T, c)
+    g = T.card_god[c]
+    if g >= 0 and params[E.P_SYNERGY] != 0.0:
+        n = 0
+        for i in range(S.hand_n[p]):
+            if T.card_god[S.hand[p, i]] == g:
+                n += 1
+        for k in range(E.N_SLOTS):
+            if S.upg[p, k] >= 0 and T.card_god[S.upg[p, k]] == g:
+                n += 1
+        s += params[E.P_SYNERGY] * n
+    return s
+
+
+@njit(cache=True)
 def _type_score_nb(T, c, params):
     t = T.card_type[c]
     if t == E.CT_BATTLE:
@@ -104,9 +156,10 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
         i = scripted_index_nb(S, p, pack, n, False)
         if i >= 0:
             return i
+    params = effective_params_nb(S, p, params)
     best, bs = 0, NEG
     for i in range(n):
-        s = draft_score_nb(T, pack[i], params)
+        s = pick_score_nb(T, S, p, pack[i], params)
         if s > bs:
             best, bs = i, s
     return best
@@ -195,6 +248,7 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
     """Index in acts[:n] (rows: type, a, b) of clan p's action (DIGEST §1.5 Action)."""
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
+    params = effective_params_nb(S, p, params)
     best, bs = 0, NEG - 1.0
     for i in range(n):
         s = _action_score(T, S, p, acts[i, 0], acts[i, 1], acts[i, 2], params)
@@ -238,6 +292,7 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
     if kind == E.POL_RANDOM:
         i = rand_int_nb(S.rs, nd + 1)
         return i if i < nd else -1
+    params = effective_params_nb(S, p, params)
     best, bs = -1, 0.0
     for i in range(nd):
         s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params)
@@ -259,8 +314,9 @@ def choose_call_nb(T, S, q, pillager, prov, cand, nc, kind, params):
         return i if i < nc else -1
     if q != pillager and not present_nb(T, S, q, prov):
         return -1
+    params = effective_params_nb(S, q, params)
     mine = clan_str_nb(T, S, q, prov)
-    if mine > max_enemy_str_nb(T, S, q, prov) + params[E.P_OPP_CARD] + 2.0:
+    if mine > max_enemy_str_nb(T, S, q, prov) + params[E.P_OPP_CARD] + params[E.P_CALL_MARGIN]:
         return -1
     best, bs = -1, 0
     for i in range(nc):
@@ -286,6 +342,7 @@ def choose_card_nb(T, S, q, prov, kind, params):
         i = scripted_index_nb(S, q, S.hand[q], n, False)
         if i >= 0:
             return i
+    params = effective_params_nb(S, q, params)
     mine = clan_str_nb(T, S, q, prov)
     theirs = 0.0
     for r in range(S.gs[G_NP]):
@@ -298,7 +355,7 @@ def choose_card_nb(T, S, q, prov, kind, params):
             s = clan_str_nb(T, S, r, prov) + guess
             if s > theirs:
                 theirs = s
-    win_i, win_v, big_i, big_v = -1, 1 << 30, 0, -1
+    win_i, win_v, big_i, big_v, small_i, small_v = -1, 1 << 30, 0, -1, 0, 1 << 30
     for i in range(n):
         c = S.hand[q, i]
         v = card_value_nb(T, c)
@@ -308,7 +365,11 @@ def choose_card_nb(T, S, q, prov, kind, params):
             win_i, win_v = i, v
         if v > big_v:
             big_i, big_v = i, v
-    return win_i if win_i >= 0 else big_i
+        if v < small_v:
+            small_i, small_v = i, v
+    if win_i >= 0:
+        return win_i
+    return small_i if params[E.P_HOLD_BIG] > 0.5 else big_i
 
 
 @njit(cache=True)
@@ -348,6 +409,7 @@ def choose_keep_nb(T, S, p, kind, params):
         i = scripted_index_nb(S, p, S.hand[p], n, True)
         if i >= -1:
             return i
+    params = effective_params_nb(S, p, params)
     best, bs = 0, NEG
     for i in range(n):
         s = draft_score_nb(T, S.hand[p, i], params)

@@ -19,7 +19,18 @@ reads them (simulator/policy.py), so a new strategy is a file, never code.  Form
     late_rage = 2                        # at or below this Rage: go to the doomed province
     doom = 0.0                           # extra wish for the doomed province at any time
     pass_score = 0.0                     # pass when no action scores above this
+    call_margin = 2.0                    # Call to Battle: stop joining once this far ahead
+    hold_big = false                     # when no card wins, play the smallest (keep big cards)
+    protect = true                       # pay for Frigga's Protection when possible
     stat_path = ["axes", "rage", "horns"]   # stat raise preference
+    [draft] also takes synergy (bonus per held card of the same god) and hate (weight of a
+    card's plain worth, to deny it to the next clan).
+
+    [[rule]]                             # ordered rules, Geronimoo-style (at most 8, 4 overrides each):
+    when = { age = [3], rage_max = 3 }   # age list, rage_min, rage_max (all optional)
+    set = { doom = 6.0, quest = 4.0 }    # any scalar draft/play key above
+
+Every matching rule applies when a decision is made, in file order (later rules win).
 
 Errors: StrategyError naming the file, the key and what is allowed.
 """
@@ -50,11 +61,16 @@ class Strategy:
 
 
 WEIGHT = (-20.0, 20.0)
-DRAFT_KEYS = {"battle": E.P_W_BATTLE, "monster": E.P_W_MONSTER, "quest": E.P_W_QUEST, "upgrade": E.P_W_UPGRADE}
+DRAFT_KEYS = {"battle": E.P_W_BATTLE, "monster": E.P_W_MONSTER, "quest": E.P_W_QUEST, "upgrade": E.P_W_UPGRADE,
+              "synergy": E.P_SYNERGY, "hate": E.P_HATE}
 PLAY_KEYS = {"pillage_margin": (E.P_PILLAGE_MARGIN, (-10.0, 20.0)), "opponent_card": (E.P_OPP_CARD, (0.0, 10.0)),
              "late_rage": (E.P_LATE_RAGE, (0.0, 20.0)), "doom": (E.P_DOOM, WEIGHT),
-             "pass_score": (E.P_PASS_RAGE, WEIGHT)}
-TOP_KEYS = {"name", "plan", "base", "draft", "play"}
+             "pass_score": (E.P_PASS_RAGE, WEIGHT), "call_margin": (E.P_CALL_MARGIN, (-10.0, 20.0))}
+FLAG_KEYS = {"hold_big": E.P_HOLD_BIG, "protect": E.P_PROTECT}
+#: every scalar a rule may set: name -> (param index, allowed range)
+RULE_KEYS = {**{k: (i, WEIGHT) for k, i in DRAFT_KEYS.items()}, **PLAY_KEYS,
+             **{k: (i, (0.0, 1.0)) for k, i in FLAG_KEYS.items()}}
+TOP_KEYS = {"name", "plan", "base", "draft", "play", "rule"}
 
 
 def greedy_defaults() -> np.ndarray:
@@ -63,6 +79,7 @@ def greedy_defaults() -> np.ndarray:
     p[E.P_W_BATTLE], p[E.P_W_MONSTER], p[E.P_W_QUEST], p[E.P_W_UPGRADE] = 1.0, 1.2, 2.5, 1.5
     p[E.P_PILLAGE_MARGIN], p[E.P_OPP_CARD], p[E.P_LATE_RAGE] = 1.0, 2.0, 2.0
     p[E.P_STAT0], p[E.P_STAT1], p[E.P_STAT2] = E.STAT_AXES, E.STAT_RAGE, E.STAT_HORNS
+    p[E.P_CALL_MARGIN], p[E.P_PROTECT] = 2.0, 1.0
     return p
 
 
@@ -114,10 +131,16 @@ def parse_strategy(doc: dict, path, card_names: list[str]) -> Strategy:
         for i, n in enumerate(card_names):
             if n == c:
                 p[E.P_CARD_W0 + i] = w
-    play = _table(path, "play", doc.get("play", {}), set(PLAY_KEYS) | {"stat_path"})
+    play = _table(path, "play", doc.get("play", {}), set(PLAY_KEYS) | set(FLAG_KEYS) | {"stat_path"})
     for k, (idx, rng) in PLAY_KEYS.items():
         if k in play:
             p[idx] = _num(path, f"play.{k}", play[k], *rng)
+    for k, idx in FLAG_KEYS.items():
+        if k in play:
+            if not isinstance(play[k], bool):
+                _fail(path, f"play.{k}", f"got {play[k]!r}; allowed: true, false")
+            p[idx] = float(play[k])
+    _rules(path, doc.get("rule", []), p)
     if "stat_path" in play:
         sp = play["stat_path"]
         if not isinstance(sp, list) or sorted(sp) != sorted(E.STAT_NAMES):
@@ -125,6 +148,31 @@ def parse_strategy(doc: dict, path, card_names: list[str]) -> Strategy:
         for k, st in enumerate(sp):
             p[E.P_STAT0 + k] = E.STAT_NAMES.index(st)
     return Strategy(name, plan, E.POL_GREEDY, p, Path(path))
+
+
+def _rules(path, rules, p) -> None:
+    """[[rule]] tables -> the rule blocks of p (see simulator.policy.effective_params_nb)."""
+    if not isinstance(rules, list) or len(rules) > E.MAX_RULES:
+        _fail(path, "rule", f"allowed: at most {E.MAX_RULES} [[rule]] tables")
+    for r, rule in enumerate(rules):
+        key = f"rule[{r + 1}]"
+        _table(path, key, rule, {"when", "set"})
+        when = _table(path, f"{key}.when", rule.get("when", {}), {"age", "rage_min", "rage_max"})
+        ages = when.get("age", [1, 2, 3])
+        if not isinstance(ages, list) or not ages or any(a not in (1, 2, 3) for a in ages):
+            _fail(path, f"{key}.when.age", f"got {ages!r}; allowed: a list of ages 1..3")
+        lo = _num(path, f"{key}.when.rage_min", when.get("rage_min", 0), 0, 99)
+        hi = _num(path, f"{key}.when.rage_max", when.get("rage_max", 99), 0, 99)
+        sets = _table(path, f"{key}.set", rule.get("set", {}), set(RULE_KEYS))
+        if not 1 <= len(sets) <= E.RULE_OVERRIDES:
+            _fail(path, f"{key}.set", f"{len(sets)} keys; allowed: 1..{E.RULE_OVERRIDES} of {sorted(RULE_KEYS)}")
+        o = E.P_RULES0 + r * E.RULE_W
+        p[o:o + 5] = [1.0, sum(1 << (a - 1) for a in set(ages)), lo, hi, len(sets)]
+        for k, (name, v) in enumerate(sets.items()):
+            idx, rng = RULE_KEYS[name]
+            v = float(v) if isinstance(v, bool) else v
+            p[o + 5 + 2 * k] = idx
+            p[o + 6 + 2 * k] = _num(path, f"{key}.set.{name}", v, *rng)
 
 
 def load_strategy(path, card_names: list[str]) -> Strategy:
