@@ -132,6 +132,17 @@ def _restore_signals(old: dict) -> None:
         signal.signal(sig, h)
 
 
+def _set_threads(threads: Optional[int]) -> None:
+    """Apply --threads (numba threads). Raises UsageError for a count numba refuses."""
+    if threads is None:
+        return
+    import numba
+    try:
+        numba.set_num_threads(threads)
+    except ValueError as exc:
+        raise UsageError(f"--threads {threads}: {exc}") from None
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -194,12 +205,7 @@ def run(
         option = (option or []) + _module_options(module)
         rs, names, pols = _setup(players, lineup, option, ruleset)
         _check_out(out, force)
-        import numba
-        if threads is not None:
-            try:
-                numba.set_num_threads(threads)
-            except ValueError as exc:
-                raise UsageError(f"--threads {threads}: {exc}") from None
+        _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
     code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate)
@@ -550,12 +556,7 @@ def tournament(
             raise UsageError(str(exc)) from None
         if out is not None:
             _check_out(out, force=True)
-        if threads is not None:
-            import numba
-            try:
-                numba.set_num_threads(threads)
-            except ValueError as exc:
-                raise UsageError(f"--threads {threads}: {exc}") from None
+        _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
 
