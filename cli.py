@@ -69,8 +69,9 @@ def _module_options(modules: Optional[list[str]]) -> list[str]:
     return out
 
 
-def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str):
-    """Validate the common arguments -> (Ruleset, names, [(kind, params)]). Raises UsageError."""
+def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str, patch=None):
+    """Validate the common arguments -> (Ruleset, names, [(kind, params)]). Raises UsageError.
+    ``patch``: card patches for load_ruleset (files, or (label, dict) pairs)."""
     from simulator import enums as E
     from simulator.ruleset import RulesError, load_ruleset
     from strategies.builtin import parse_lineup, resolve
@@ -84,13 +85,14 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
         raise UsageError(str(exc)) from None
     opts = dict(parse_option(o) for o in options or [])
     try:
-        rs = load_ruleset(ruleset, options=opts)
+        rs = load_ruleset(ruleset, options=opts, patch=list(patch) if patch else None)
+        rs.check_players(players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     return rs, names, [resolve(n) for n in names]
 
 
-RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet")
+RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats")
 
 
 def _check_out(out: Path, force: bool = False) -> None:
@@ -147,19 +149,21 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _win_tables(clans) -> list:
-    """Rich tables of win rate by strategy and by seat (95% Wilson intervals)."""
+def _win_tables(st) -> list:
+    """Rich tables of win rate by strategy and by seat (95% Wilson intervals) from run stats."""
     from rich.table import Table
 
-    from analysis.records import summary
+    from analysis import aggregate as agg
     tables = []
-    for key, df in summary(clans).items():
+    for key, df in (("strategy", agg.by_strategy(st)), ("seat", agg.by_seat(st))):
         t = Table(title=f"Win rate by {key}")
         for col in (key, "clans", "win rate", "95% CI", "expected", "mean Glory"):
             t.add_column(col, justify="left" if col == key else "right", no_wrap=True)
-        for idx, r in df.iterrows():
-            t.add_row(str(idx), f"{int(r.n):,}", f"{r.win_rate:.4f}",
-                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{r.expected:.4f}", f"{r.mean_glory:.2f}")
+        exp = 1.0 / st["clans"]["n_players"].iloc[0]
+        for _, r in df.iterrows():
+            label = str(r[key]) if key == "strategy" else str(int(r[key]))
+            t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
+                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
         tables.append(t)
     return tables
 
@@ -178,6 +182,75 @@ def _progress(console):
                     TimeElapsedColumn(), TimeRemainingColumn(), console=console)
 
 
+def _meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_rows, **extra) -> dict:
+    import numba
+    import numpy as np
+    m = {
+        "volva_version": volva_version(), "python": platform.python_version(), "numpy": np.__version__,
+        "numba": numba.__version__, "numba_threads": numba.get_num_threads(), "ruleset": rs.name,
+        "options": rs.options, "option_args": list(option_args), "seed": seed, "players": players,
+        "lineup": names, "rotate": rotate, "games": games, "batch_size": batch_size,
+        "card_file_sha256": rs.card_file_sha256, "patch": rs.patch_file, "patch_sha256": rs.patch_sha256,
+        "draft_rules": None, "keep_rows": keep_rows,
+        "started": _now(), "finished": None, "status": "running", "games_done": 0,
+    }
+    m.update(extra)
+    return m
+
+
+def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_args, rotate=True,
+         keep_rows=True, resume=False, extra_meta=None) -> int:
+    """Play the batches into OUT (stats always, rows with keep_rows); returns the exit code."""
+    from rich.console import Console
+
+    from analysis.runner import RunWriter, check_resume, run_batches
+    from analysis.suffstats import Stats, StatsError
+
+    meta = _meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_rows, **(extra_meta or {}))
+    writer = RunWriter(out, meta, keep_rows)
+    start = 0
+    if resume:
+        try:
+            old = check_resume(out, meta)
+            writer.stats = Stats.load(out)
+        except (ValueError, StatsError) as exc:
+            _fail(str(exc))
+        start = writer.stats.games
+        if start % batch_size and start != games:
+            _fail(f"--resume: {out / 'stats'}: {start} games is not a whole number of batches of {batch_size}")
+        meta["started"] = old.get("started")
+        meta["resumed"] = (old.get("resumed") or []) + [_now()]
+        meta["games_done"] = start
+    err = Console(stderr=True)
+    status, code = "complete", 0
+    old_sig = _stop_on_signals()
+    try:
+        writer.open()
+        with _progress(err) as prog:
+            task = prog.add_task("games", total=games, completed=start)
+            run_batches(rs, names, pols, seed, games, batch_size, rotate, writer, start,
+                        progress=lambda n: prog.update(task, advance=n))
+    except KeyboardInterrupt:
+        status, code = "interrupted", 130
+        err.print(f"interrupted after {meta['games_done']:,} games; partial results kept in {out}"
+                  + ("" if keep_rows else f" (continue with --resume)"))
+    except BaseException as exc:
+        status = "failed"
+        meta["error"] = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        writer.close()
+        _restore_signals(old_sig)
+        meta.update(finished=_now(), status=status)
+        writer.write_meta()
+    if meta["games_done"]:
+        con = Console()
+        for t in _win_tables(writer.stats):
+            con.print(t)
+        con.print(f"{meta['games_done']:,} games ({status}); output in {out}")
+    return code
+
+
 @app.command()
 def run(
     players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
@@ -193,8 +266,12 @@ def run(
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
                                 help="Rotate the lineup through the seats on shared seeds (game g: rotation g mod P)."),
+    patch: Optional[list[Path]] = typer.Option(None, "--patch", help="Card patch file (TOML, repeatable)."),
+    keep_rows: bool = typer.Option(True, "--keep-rows/--no-keep-rows",
+                                   help="Write clans/picks/plays.parquet (stats/ is always written)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue a stopped --no-keep-rows run in OUT."),
 ) -> None:
-    """Play GAMES games and write clans.parquet, picks.parquet and run.json to OUT."""
+    """Play GAMES games into OUT: stats/ (sufficient statistics), clans/picks/plays.parquet, run.json."""
     try:
         if not 0 <= seed < 2**64:
             raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
@@ -202,83 +279,17 @@ def run(
             raise UsageError(f"--games {games}; allowed: 1 or more")
         if batch_size < 1:
             raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
+        if resume and keep_rows:
+            raise UsageError("--resume continues a stats-only run: pass --no-keep-rows")
         option = (option or []) + _module_options(module)
-        rs, names, pols = _setup(players, lineup, option, ruleset)
-        _check_out(out, force)
+        rs, names, pols = _setup(players, lineup, option, ruleset, patch)
+        if not resume:
+            _check_out(out, force)
         _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
-    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate)
+    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate, keep_rows, resume)
     raise typer.Exit(code)
-
-
-def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_args, rotate=True) -> int:
-    """Play the batches, append to Parquet, write run.json; returns the exit code."""
-    import numba
-    import numpy as np
-    import pandas as pd
-    import pyarrow.parquet as pq
-    from rich.console import Console
-
-    from analysis import records as R
-    from simulator.api import game_plan, play_batch, rotated
-
-    meta = {
-        "volva_version": volva_version(), "python": platform.python_version(), "numpy": np.__version__,
-        "numba": numba.__version__, "numba_threads": numba.get_num_threads(), "ruleset": rs.name,
-        "options": rs.options, "option_args": list(option_args), "seed": seed, "players": players,
-        "lineup": names, "rotate": rotate, "games": games, "batch_size": batch_size, "card_file_sha256": rs.card_file_sha256,
-        "started": _now(), "finished": None, "status": "running", "games_done": 0,
-    }
-    run_json = out / "run.json"
-    run_json.write_text(json.dumps(meta, indent=2) + "\n")
-    err = Console(stderr=True)
-    done, status, code = 0, "complete", 0
-    writers = []
-    old = _stop_on_signals()
-    try:
-        cw = pq.ParquetWriter(out / "clans.parquet", R.CLANS_SCHEMA)
-        writers.append(cw)
-        pw = pq.ParquetWriter(out / "picks.parquet", R.PICKS_SCHEMA)
-        writers.append(pw)
-        with _progress(err) as prog:
-            task = prog.add_task("games", total=games)
-            for first in range(0, games, batch_size):
-                n = min(batch_size, games - first)
-                clan_parts, pick_parts = [], []
-                for r, ids, seeds in game_plan(seed, np.arange(first, first + n), players, rotate):
-                    batch = play_batch(rs, rotated(pols, r), seeds)
-                    clan_parts.append(R.clans_frame(batch, ids, seeds, rs.name, rotated(names, r), rs.god_names))
-                    pick_parts.append(R.picks_frame(batch, ids, rs))
-                # rows in game order whatever the rotations and batch size
-                clans_b = pd.concat(clan_parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable")
-                picks_b = pd.concat(pick_parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable")
-                cw.write_table(R.arrow_table(clans_b.reset_index(drop=True), R.CLANS_SCHEMA))
-                pw.write_table(R.arrow_table(picks_b.reset_index(drop=True), R.PICKS_SCHEMA))
-                done += n
-                meta["games_done"] = done  # after each batch, so a killed run still says how far it got
-                run_json.write_text(json.dumps(meta, indent=2) + "\n")
-                prog.update(task, advance=n)
-    except KeyboardInterrupt:
-        status, code = "interrupted", 130
-        err.print(f"interrupted after {done:,} games; partial results kept in {out}")
-    except BaseException as exc:
-        status = "failed"
-        meta["error"] = f"{type(exc).__name__}: {exc}"
-        raise
-    finally:
-        for w in writers:
-            w.close()
-        _restore_signals(old)
-        meta.update(finished=_now(), status=status, games_done=done)
-        run_json.write_text(json.dumps(meta, indent=2) + "\n")
-    if done:
-        clans = pd.read_parquet(out / "clans.parquet", columns=["strategy", "seat", "win_share", "glory", "n_players"])
-        con = Console()
-        for t in _win_tables(clans):
-            con.print(t)
-        con.print(f"{done:,} games ({status}); output in {out}")
-    return code
 
 
 @app.command()
@@ -326,7 +337,7 @@ def scenario(
 
 @app.command()
 def report(
-    run_dir: Path = typer.Argument(..., help="Directory written by `volva run`."),
+    run_dir: Path = typer.Argument(..., help="Directory written by `volva run`, `study`, `compare` or `ablate`."),
     out: Path = typer.Option(..., "--out", help="Report directory (created if missing)."),
 ) -> None:
     """Write the balance report of RUN_DIR (PNG figures, report.html, report.pdf) to OUT."""
@@ -341,6 +352,253 @@ def report(
         _fail(f"{exc.filename or out}: {exc.strerror or exc}")
     for p in written:
         typer.echo(str(p))
+
+
+@app.command()
+def study(
+    experiment: Optional[Path] = typer.Argument(None, help="Experiment file (TOML; format in analysis/experiment.py). "
+                                                           "Default: the main job (4 archetypes, 200,000 games)."),
+    out: Path = typer.Option(Path("runs/study"), "--out", help="Run directory; the report goes to OUT/report."),
+    games: Optional[int] = typer.Option(None, "--games", help="Override the experiment's games."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Override the experiment's master seed."),
+    batch_size: Optional[int] = typer.Option(None, "--batch-size", help="Override the games per batch."),
+    keep_rows: Optional[bool] = typer.Option(None, "--keep-rows/--no-keep-rows",
+                                             help="Also write the row files (default: the experiment's, off)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
+    force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
+    resume: bool = typer.Option(False, "--resume", help="Continue a stopped study in OUT (same experiment)."),
+    do_report: bool = typer.Option(True, "--report/--no-report", help="Write the balance report to OUT/report."),
+) -> None:
+    """Run an experiment (or the built-in default) with bounded memory and write its balance report."""
+    from analysis.experiment import DEFAULT_EXPERIMENT, ExperimentError, check, load_experiment
+    try:
+        try:
+            exp = load_experiment(experiment) if experiment is not None else DEFAULT_EXPERIMENT
+            exp = exp.with_(games=games, seed=seed, batch_size=batch_size, keep_rows=keep_rows)
+            check(exp, "command line")
+        except ExperimentError as exc:
+            raise UsageError(str(exc)) from None
+        if resume and exp.keep_rows:
+            raise UsageError("--resume continues a stats-only study: drop --keep-rows")
+        patches = list(exp.patches) + ([(Path(f"{exp.source} [patch]"), exp.inline_patch)] if exp.inline_patch else [])
+        option = exp.option_args() + _module_options(exp.modules)
+        rs, names, pols = _setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches)
+        if not resume:
+            _check_out(out, force)
+        _set_threads(threads)
+    except UsageError as exc:
+        _fail(str(exc))
+    code = _run(rs, names, pols, exp.players, exp.games, exp.seed, out, exp.batch_size, option, exp.rotate,
+                exp.keep_rows, resume, extra_meta={"experiment": exp.name, "experiment_file": exp.source})
+    if code == 0 and do_report:
+        from reports.report import RunDataError, build_report
+        try:
+            written = build_report(out, out / "report")
+        except RunDataError as exc:
+            _fail(str(exc))
+        typer.echo(f"report: {out / 'report' / 'report.html'} ({len(written)} files)")
+    raise typer.Exit(code)
+
+
+def _paired_setup(players, lineup, option, module, ruleset, games, seed, batch_size, out, force, threads):
+    if not 0 <= seed < 2**64:
+        raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
+    if games < 1:
+        raise UsageError(f"--games {games}; allowed: 1 or more")
+    if batch_size < 1:
+        raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
+    option = (option or []) + _module_options(module)
+    rs, names, pols = _setup(players, lineup, option, ruleset)
+    _check_out(out, force)
+    _set_threads(threads)
+    return rs, names, pols, option
+
+
+def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_size, option, rotate,
+               card=None, ages=None):
+    """Play the two arms into OUT/<arm>/ (stats; report-ready); returns (sums, stats_a, stats_b, code)."""
+    from rich.console import Console
+
+    from analysis.paired import run_paired
+    from analysis.runner import RunWriter
+    writers = []
+    for rs, arm in zip((rs_a, rs_b), arms):
+        d = out / arm
+        d.mkdir(parents=True, exist_ok=True)
+        meta = _meta(rs, names, players, games, seed, batch_size, option, rotate, False, arm=arm)
+        meta["draft_rules"] = getattr(rs, "draft_note", None)
+        writers.append(RunWriter(d, meta, False))
+    err = Console(stderr=True)
+    code, status = 0, "complete"
+    old = _stop_on_signals()
+    sums = None
+    try:
+        for w in writers:
+            w.open()
+        with _progress(err) as prog:
+            task = prog.add_task("paired games", total=games)
+            sums = run_paired(rs_a, rs_b, names, pols, seed, games, batch_size, rotate, writers[0], writers[1],
+                              card, ages, progress=lambda n: prog.update(task, advance=n))
+    except KeyboardInterrupt:
+        code, status = 130, "interrupted"
+        err.print(f"interrupted after {writers[1].meta['games_done']:,} paired games; partial results kept in {out}")
+        import pandas as pd
+        p = out / "paired.parquet"
+        sums = pd.read_parquet(p) if p.is_file() else None
+    finally:
+        _restore_signals(old)
+        for w in writers:
+            w.close()
+            w.meta.update(finished=_now(), status=status)
+            w.write_meta()
+    return sums, writers[0].stats, writers[1].stats, code
+
+
+def _delta_table(df, title, keys, n_col="n"):
+    from rich.table import Table
+    t = Table(title=title, title_justify="left")
+    for k in keys:
+        t.add_column(k, no_wrap=True)
+    for c in ("n", "Δ win rate", "95% CI", "p", "Δ Glory", "95% CI "):
+        t.add_column(c, justify="right", no_wrap=True)
+    for _, r in df.iterrows():
+        t.add_row(*[str(r[k]) for k in keys], f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
+                  f"{r.ci_low:+.4f}…{r.ci_high:+.4f}", f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
+                  f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
+    return t
+
+
+@app.command()
+def compare(
+    patch: list[Path] = typer.Option(..., "--patch", help="Card patch (TOML) of the variant arm (repeatable)."),
+    players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", help="Comma-separated strategy per seat (default: all greedy)."),
+    games: int = typer.Option(20_000, "--games", help="Games per arm (the same games in both)."),
+    seed: int = typer.Option(1, "--seed", help="Master seed (shared by both arms)."),
+    out: Path = typer.Option(..., "--out", help="Output directory: baseline/, variant/, compare_*.csv."),
+    batch_size: int = typer.Option(10_000, "--batch-size", help="Games per batch."),
+    option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
+    module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="Seat rotation on shared seeds."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
+    force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
+    top: int = typer.Option(15, "--top", help="Rows of each 'what moved' table to print."),
+) -> None:
+    """What-if balance: the baseline card set vs a patched one on the same seeds and lineups;
+    prints what moved (per strategy paired; per card, god pair and stat path with BH correction)."""
+    try:
+        rs_a, names, pols, option = _paired_setup(players, lineup, option, module, ruleset, games, seed,
+                                                  batch_size, out, force, threads)
+        try:
+            from simulator.ruleset import RulesError, load_ruleset
+            rs_b = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
+            rs_b.check_players(players)
+        except RulesError as exc:
+            raise UsageError(str(exc)) from None
+    except UsageError as exc:
+        _fail(str(exc))
+    sums, sa, sb, code = _play_arms(rs_a, rs_b, ("baseline", "variant"), names, pols, players, games, seed, out,
+                                    batch_size, option, rotate)
+    if sums is None or not len(sums):
+        raise typer.Exit(code)
+    from analysis.paired import compare_tables
+    tabs = compare_tables(sa, sb, sums)
+    for k, df in tabs.items():
+        df.to_csv(out / f"compare_{k}.csv", index=False)
+    tables = [_delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({sa.games:,} games)",
+                           ["strategy"])]
+    from rich.table import Table
+    for k, label in (("cards", "win rate when drafted"), ("drafted_gods", "win rate by drafted god pair"),
+                     ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
+        if k not in tabs or not len(tabs[k]):
+            continue
+        df = tabs[k].dropna(subset=["d_win"]).sort_values("p_value").head(top)
+        keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
+        t = Table(title=f"Largest moves: {label} (two-proportion z, Benjamini–Hochberg over "
+                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05)", title_justify="left")
+        for c in keys + ["n base", "n variant", "base", "variant", "Δ", "95% CI", "p_adj", "flag"]:
+            t.add_column(c, justify="left" if c in keys else "right", no_wrap=True)
+        for _, r in df.iterrows():
+            t.add_row(*[str(r[c]) for c in keys], f"{r.n_a:,}", f"{r.n_b:,}", f"{r.win_rate_a:.4f}",
+                      f"{r.win_rate_b:.4f}", f"{r.d_win:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
+                      f"{r.p_adj:.2g}", "*" if r.significant else "")
+        tables.append(t)
+    _print_wide(tables)
+    flagged = int(tabs["cards"]["significant"].sum()) if "cards" in tabs else 0
+    typer.echo(f"{flagged} card rows flagged at the 5% level (BH); tables in {out}/compare_*.csv; "
+               f"reports: volva report {out}/variant --out {out}/variant/report")
+    raise typer.Exit(code)
+
+
+@app.command()
+def ablate(
+    card: str = typer.Argument(..., help="Card name as in cards.csv (every age it appears in, or --age)."),
+    players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", help="Comma-separated strategy per seat (default: all greedy)."),
+    games: int = typer.Option(20_000, "--games", help="Games per arm (the same games in both)."),
+    seed: int = typer.Option(1, "--seed", help="Master seed (shared by both arms)."),
+    out: Path = typer.Option(..., "--out", help="Output directory: forced/, banned/, ablate.csv."),
+    age: Optional[list[int]] = typer.Option(None, "--age", help="Only the card's copies of this age (repeatable)."),
+    ban: str = typer.Option("removed", "--ban", help="How the banned arm bans it: 'removed' (out of the deck) or "
+                                                    "'dealt' (dealt, but no clan may draft it: the same deals)."),
+    batch_size: int = typer.Option(10_000, "--batch-size", help="Games per batch."),
+    option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
+    module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="Seat rotation on shared seeds."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (default: numba's)."),
+    force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
+) -> None:
+    """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
+    it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval."""
+    from simulator import enums as E
+    try:
+        if ban not in ("removed", "dealt"):
+            raise UsageError(f"--ban {ban!r}; allowed: 'removed', 'dealt'")
+        for a in age or []:
+            if not 1 <= a <= 3:
+                raise UsageError(f"--age {a}; allowed: 1..3")
+        rs, names, pols, option = _paired_setup(players, lineup, option, module, ruleset, games, seed,
+                                                batch_size, out, force, threads)
+        from simulator.ruleset import RulesError
+        try:
+            ids = [i for i in rs.card_ids(card) if not age or int(rs.tables.card_age[i]) in age]
+            if not ids:
+                raise RulesError(f"card {card!r} has no copy in age(s) {age}")
+            rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids)
+            rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids) if ban == "dealt" else rs.without_card(card, ids)
+            rs_b.check_players(players)
+        except RulesError as exc:
+            raise UsageError(str(exc)) from None
+        rs_f.draft_note = f"forced: {card}" + (f" (ages {age})" if age else "")
+        rs_b.draft_note = f"banned ({ban}): {card}" + (f" (ages {age})" if age else "")
+    except UsageError as exc:
+        _fail(str(exc))
+    sums, sf, sb, code = _play_arms(rs_f, rs_b, ("forced", "banned"), names, pols, players, games, seed, out,
+                                    batch_size, option, rotate, card, age)
+    if sums is None or not len(sums):
+        raise typer.Exit(code)
+    import pandas as pd
+
+    from analysis.paired import paired_table
+    # sign: forced - banned (the arms were played as A = forced, B = banned)
+    flip = sums.assign(d=-sums["d"], gd=-sums["gd"])
+    held = flip[flip["holder"] == 1]
+    rows = []
+    if len(held):
+        per = paired_table(held, ["strategy"]).assign(group="drafted it (forced arm)")
+        allh = paired_table(held.assign(strategy="(all)"), ["strategy"]).assign(group="drafted it (forced arm)")
+        rows += [allh, per]
+    rows.append(paired_table(flip, ["strategy"]).assign(group="all clans"))
+    res = pd.concat(rows, ignore_index=True)[["group", "strategy", "n", "d_win", "ci_low", "ci_high", "p_value",
+                                              "d_glory", "glory_ci_low", "glory_ci_high"]]
+    res.to_csv(out / "ablate.csv", index=False)
+    _print_wide([_delta_table(res, f"{card}: forced − banned ({ban}), paired by game and seat, "
+                                   f"{sf.games:,} games", ["group", "strategy"])])
+    n_held = int(held["n"].sum()) if len(held) else 0
+    typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table in {out / 'ablate.csv'}")
+    raise typer.Exit(code)
 
 
 # --------------------------------------------------------------------------- strategies

@@ -1,14 +1,16 @@
-"""Aggregations of a run's ``clans.parquet`` / ``picks.parquet`` for the balance report.
+"""Balance tables of a run, computed from its sufficient statistics (:mod:`analysis.suffstats`).
 
 Every rate comes with a 95% interval: win rates (``sum(win_share) / n`` over clan-rows)
 with the Wilson interval of ``statsmodels.stats.proportion.proportion_confint``, means
-with a Student-t interval (scipy).  Every table carries its sample size ``n`` and a
-``small`` flag (``n < SMALL_N``), so thin groups are visible rather than hidden.
+with a Student-t interval (scipy) from the sums of Glory and Glory².  Every table carries
+its sample size ``n`` and a ``small`` flag (``n < SMALL_N``), so thin groups are visible
+rather than hidden.  Card rankings test each card against the clans that did not have it
+(two-proportion z-test) and correct over all rows with Benjamini–Hochberg (``p_adj``,
+``significant``) and Holm (``p_holm``) (statsmodels ``multipletests``).
 
-Functions take pandas frames holding (at least) the columns they name; categorical
-columns are turned into plain strings in the output.  ``load_clans``/``load_picks``
-read only the columns needed and raise :class:`RunDataError` (naming the file) for a
-missing, unreadable or foreign Parquet file.
+Functions take a :class:`~analysis.suffstats.Stats`; ``Stats.from_frames(clans, picks, uses)``
+builds one from row frames.  ``load_clans``/``load_picks`` read row files and raise
+:class:`RunDataError` (naming the file) for a missing, unreadable or foreign Parquet file.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
+
+from analysis.suffstats import WIN_UNIT, Stats
 
 SMALL_N = 100
 ALPHA = 0.05
@@ -30,14 +34,14 @@ CLANS_NEEDED = ["game_id", "n_players", "seat", "strategy", "glory", "win_share"
 PICKS_NEEDED = ["game_id", "seat", "age", "pick", "card"]
 
 
-class RunDataError(ValueError):
-    """A run file that is missing, unreadable, or lacks the expected columns."""
+from analysis.suffstats import RunDataError  # noqa: F401  (re-exported: one error type for run files)
 
 
 # --------------------------------------------------------------------------- loading
 
-def read_parquet_columns(path: Path, columns: list[str]) -> pd.DataFrame:
-    """Read ``columns`` of the Parquet file ``path``. Raises RunDataError naming the file."""
+def read_parquet_columns(path: Path, columns: list[str], schema_only: bool = False) -> pd.DataFrame | None:
+    """Read ``columns`` of the Parquet file ``path`` (``schema_only``: only check that it is a
+    readable Parquet file holding them, return None). Raises RunDataError naming the file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -49,6 +53,10 @@ def read_parquet_columns(path: Path, columns: list[str]) -> pd.DataFrame:
         missing = [c for c in columns if c not in schema.names]
         if missing:
             raise RunDataError(f"{path}: not a Volva results file (missing columns: {', '.join(missing)})")
+        if schema_only:
+            if pq.ParquetFile(path).metadata.num_rows == 0:
+                raise RunDataError(f"{path}: holds no rows")
+            return None
         table = pq.read_table(path, columns=columns)
     except RunDataError:
         raise
@@ -111,55 +119,81 @@ def _str_col(s: pd.Series) -> pd.Series:
     return s.astype(str) if isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object else s
 
 
-def _rate_table(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Win rate (Wilson) and mean Glory (t) per group of ``keys``."""
-    g = df.groupby(keys, observed=True, sort=True)
-    out = g.agg(n=("win_share", "size"), wins=("win_share", "sum"),
-                mean_glory=("glory", "mean"), sd_glory=("glory", "std"))
-    out = out[out["n"] > 0]
-    out["win_rate"] = out["wins"] / out["n"]
-    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["n"].to_numpy())
-    out["glory_ci_low"], out["glory_ci_high"] = t_interval(out["mean_glory"], out["sd_glory"].fillna(0), out["n"])
-    out["small"] = out["n"] < SMALL_N
-    out = out.reset_index()
+def rate_table(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Win rate (Wilson) and mean Glory (t) per group of ``keys`` from sums n, w, g, g2
+    (rows with the same keys are added first)."""
+    if len(df) == 0:
+        cols = [*keys, "n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "glory_ci_low",
+                "glory_ci_high", "small"]
+        return pd.DataFrame({c: [] for c in cols})
+    t = df.groupby(keys, sort=True, observed=True)[["n", "w", "g", "g2"]].sum().reset_index()
+    t = t[t["n"] > 0].reset_index(drop=True)
+    n = t["n"].to_numpy(float)
+    t["wins"] = t["w"] / WIN_UNIT
+    t["win_rate"] = t["wins"] / n
+    t["ci_low"], t["ci_high"] = wilson(t["wins"].to_numpy(), n)
+    t["mean_glory"] = t["g"] / n
+    sd = _sd(t["g"].to_numpy(float), t["g2"].to_numpy(float), n)
+    t["glory_ci_low"], t["glory_ci_high"] = t_interval(t["mean_glory"], sd, n)
+    t["small"] = t["n"] < SMALL_N
     for k in keys:
-        out[k] = _str_col(out[k])
-    return out[[*keys, "n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "glory_ci_low",
-                "glory_ci_high", "small"]]
+        t[k] = _str_col(t[k])
+    return t[[*keys, "n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "glory_ci_low",
+              "glory_ci_high", "small"]]
+
+
+def _sd(s, s2, n):
+    """Sample sd from sum, sum of squares and n (0 where n < 2)."""
+    s, s2, n = (np.asarray(x, float) for x in (s, s2, n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.where(n > 1, (s2 - s * s / np.where(n > 0, n, 1)) / (n - 1), 0.0)
+    return np.sqrt(np.clip(var, 0, None))
 
 
 # --------------------------------------------------------------------------- simple groupings
 
-def by_strategy(clans: pd.DataFrame) -> pd.DataFrame:
-    """Win rate and mean Glory per strategy (columns strategy, win_share, glory)."""
-    return _rate_table(clans, ["strategy"])
+def by_strategy(st: Stats) -> pd.DataFrame:
+    """Win rate and mean Glory per strategy, with mean figures at Ragnarök and legendary stats."""
+    c = st["clans"]
+    out = rate_table(c, ["strategy"])
+    extra = c.groupby("strategy", sort=True)[["n", "figs", "legendary"]].sum()
+    out["figures_at_ragnarok"] = (extra["figs"] / extra["n"]).to_numpy()
+    out["legendary"] = (extra["legendary"] / extra["n"]).to_numpy()
+    return out
 
 
-def by_seat(clans: pd.DataFrame) -> pd.DataFrame:
+def by_seat(st: Stats) -> pd.DataFrame:
     """Win rate and mean Glory per (n_players, seat), with ``expected`` = 1/n_players."""
-    out = _rate_table(clans, ["n_players", "seat"])
-    out["expected"] = 1.0 / out["n_players"]
+    out = rate_table(st["clans"], ["n_players", "seat"])
+    out["expected"] = 1.0 / out["n_players"].astype(float)
     return out
 
 
-def by_players(clans: pd.DataFrame) -> pd.DataFrame:
+def by_seat_strategy(st: Stats) -> pd.DataFrame:
+    """Win rate and mean Glory per (n_players, seat, strategy)."""
+    out = rate_table(st["clans"], ["n_players", "seat", "strategy"])
+    out["expected"] = 1.0 / out["n_players"].astype(float)
+    return out
+
+
+def by_players(st: Stats) -> pd.DataFrame:
     """Win rate and mean Glory per (n_players, strategy), with ``expected`` = 1/n_players."""
-    out = _rate_table(clans, ["n_players", "strategy"])
-    out["expected"] = 1.0 / out["n_players"]
+    out = rate_table(st["clans"], ["n_players", "strategy"])
+    out["expected"] = 1.0 / out["n_players"].astype(float)
     return out
 
 
-def glory_by_source(clans: pd.DataFrame) -> pd.DataFrame:
-    """Mean Glory per source (the six glory_* columns) per strategy, with t intervals.
-
-    Long format: strategy, source, n, mean, ci_low, ci_high, small."""
-    g = clans.groupby("strategy", observed=True, sort=True)[GLORY_COLUMNS]
-    mean, sd, n = g.mean(), g.std().fillna(0), g.size()
+def glory_by_source(st: Stats) -> pd.DataFrame:
+    """Mean Glory per source (battle, pillage, quest, ragnarok, bonus, cards) per strategy, with
+    t intervals. Long format: strategy, source, n, mean, ci_low, ci_high, small."""
+    g = st["clans"].groupby("strategy", sort=True).sum(numeric_only=True)
     rows = []
-    for strat in mean.index:
-        for col, src in zip(GLORY_COLUMNS, GLORY_SOURCES):
-            lo, hi = t_interval(mean.at[strat, col], sd.at[strat, col], n[strat])
-            rows.append((str(strat), src, int(n[strat]), float(mean.at[strat, col]), float(lo[0]), float(hi[0])))
+    for strat, r in g.iterrows():
+        for src in GLORY_SOURCES:
+            n = float(r["n"])
+            mean = r[f"s_{src}"] / n
+            lo, hi = t_interval(mean, _sd(r[f"s_{src}"], r[f"q_{src}"], n), n)
+            rows.append((str(strat), src, int(n), float(mean), float(lo[0]), float(hi[0])))
     out = pd.DataFrame(rows, columns=["strategy", "source", "n", "mean", "ci_low", "ci_high"])
     out["small"] = out["n"] < SMALL_N
     return out
@@ -167,35 +201,21 @@ def glory_by_source(clans: pd.DataFrame) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- stat paths
 
-def final_levels(clans: pd.DataFrame) -> pd.Series:
-    """'R3 A6 H1' per row from rage/axes/horns_level."""
-    key = (clans["rage_level"].astype(np.int64) * 100 + clans["axes_level"].astype(np.int64) * 10
-           + clans["horns_level"].astype(np.int64))
-    uniq, inv = np.unique(key.to_numpy(), return_inverse=True)
-    labels = np.array([f"R{k // 100} A{k // 10 % 10} H{k % 10}" for k in uniq], dtype=object)
-    return pd.Series(labels[inv.reshape(-1)], index=clans.index)
-
-
-def first_raises(stat_path: pd.Series, k: int = 2) -> pd.Series:
-    """First ``k`` raises of 'axes,rage,...' as 'axes,rage' ('(none)' when no raise)."""
-    cats = stat_path.astype(str).astype("category")
-    names = np.array([",".join(str(c).split(",")[:k]) if str(c) else "(none)" for c in cats.cat.categories],
-                     dtype=object)
-    return pd.Series(names[cats.cat.codes.to_numpy()], index=stat_path.index)
-
-
-def by_stat_path(clans: pd.DataFrame, strategy: str | None = None, top: int = 15) -> dict[str, pd.DataFrame]:
-    """Win rate per final-level path ('R3 A6 H1') and per first two raises, top ``top`` by n.
+def by_stat_path(st: Stats, strategy: str | None = None, top: int = 15) -> dict[str, pd.DataFrame]:
+    """Win rate per final-level path ('R3 A6 H1'), per order of the first two and three raises
+    ('axes,rage'), and per legendary count (stats on step 4+), top ``top`` by n.
 
     ``strategy`` restricts to that strategy's clans (None: all).  Returns
-    {'levels': df, 'first_two': df} with columns path, n, win_rate, ci_low, ci_high, mean_glory, ..."""
-    df = clans if strategy is None else clans[_str_col(clans["strategy"]) == strategy]
-    base = pd.DataFrame({"win_share": df["win_share"].to_numpy(), "glory": df["glory"].to_numpy(),
-                         "levels": final_levels(df).to_numpy(), "first_two": first_raises(df["stat_path"]).to_numpy()})
+    {'levels', 'first_two', 'first_three', 'legendary'} frames with columns path, n, win_rate, ..."""
+    lv, pa_ = st["levels"], st["paths"]
+    if strategy is not None:
+        lv, pa_ = lv[lv["strategy"] == strategy], pa_[pa_["strategy"] == strategy]
+    two = pa_.assign(path=[",".join(str(p).split(",")[:2]) for p in pa_["path"]])
     out = {}
-    for key in ("levels", "first_two"):
-        t = _rate_table(base, [key]).rename(columns={key: "path"})
+    for key, df, col in (("levels", lv, "levels"), ("first_two", two, "path"), ("first_three", pa_, "path")):
+        t = rate_table(df, [col]).rename(columns={col: "path"})
         out[key] = t.sort_values(["n", "path"], ascending=[False, True]).head(top).reset_index(drop=True)
+    out["legendary"] = rate_table(lv, ["legendary"])
     return out
 
 
@@ -216,26 +236,32 @@ def god_order(pairs) -> list[str]:
     return sorted(seen, key=lambda x: (-first[x], seen.index(x)))
 
 
-def by_gods(clans: pd.DataFrame) -> dict[str, pd.DataFrame] | None:
-    """Win rate per god pair and per (pair, strategy); None when the run has no gods.
+def by_gods(st: Stats) -> dict[str, pd.DataFrame] | None:
+    """Win rate per pair of Gods of Ásgard in play and per (pair, strategy); None without the module.
 
     Note: over all clans of a game the shares sum to 1, so the per-pair rate is 1/n_players
     by construction; the per-(pair, strategy) table is the informative one."""
-    gods = _str_col(clans["gods"])
-    mask = gods != ""
-    if not mask.any():
+    g = st["gods"]
+    g = g[g["gods"].astype(str) != ""].rename(columns={"gods": "pair"})
+    if not len(g):
         return None
-    df = clans.loc[mask, ["win_share", "glory", "strategy"]].copy()
-    df["pair"] = gods[mask].to_numpy()
-    return {"pair": _rate_table(df, ["pair"]), "pair_strategy": _rate_table(df, ["pair", "strategy"])}
+    return {"pair": rate_table(g, ["pair"]), "pair_strategy": rate_table(g, ["pair", "strategy"])}
 
 
-def god_matrix(pair_table: pd.DataFrame, value: str = "win_rate") -> pd.DataFrame:
-    """Symmetric god x god matrix of ``value`` from a table with a 'pair' column (NaN off-pairs)."""
-    order = god_order(pair_table["pair"])
+def by_drafted_gods(st: Stats) -> pd.DataFrame:
+    """Win rate per (strategy, god_pair): the two gods a clan drafted most cards of (R39)."""
+    return rate_table(st["drafted_gods"], ["strategy", "god_pair"])
+
+
+def god_matrix(pair_table: pd.DataFrame, value: str = "win_rate", col: str = "pair") -> pd.DataFrame:
+    """Symmetric god x god matrix of ``value`` from a table of 'a+b' labels in ``col`` (NaN
+    off-pairs; a single-god label 'a' sits on the diagonal)."""
+    labels = [str(p) for p in pair_table[col] if str(p) not in ("", "(none)")]
+    order = god_order(labels)
     m = pd.DataFrame(np.nan, index=order, columns=order)
-    for pair, v in zip(pair_table["pair"], pair_table[value]):
+    for pair, v in zip(pair_table[col], pair_table[value]):
         a, _, b = str(pair).partition("+")
+        b = b or a
         if a in m.index and b in m.index:
             m.at[a, b] = m.at[b, a] = v
     return m
@@ -243,160 +269,182 @@ def god_matrix(pair_table: pd.DataFrame, value: str = "win_rate") -> pd.DataFram
 
 # --------------------------------------------------------------------------- cards
 
-def _sorted_unique(a: np.ndarray) -> np.ndarray:
-    """np.unique by sorting (much faster than numpy 2's hash-based unique on millions of int64)."""
-    a = np.sort(a, kind="stable")
-    if len(a) == 0:
-        return a
-    keep = np.empty(len(a), bool)
-    keep[0] = True
-    np.not_equal(a[1:], a[:-1], out=keep[1:])
-    return a[keep]
-
-
-def cards(clans: pd.DataFrame, picks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Per (strategy, age, card): drafting statistics and the 'improvement when drafted'.
-
-    ``picks`` (game_id, seat, age, pick, card) is joined to ``clans`` (game_id, seat,
-    strategy, win_share) on game_id+seat.  A clan 'drafted' a card in an age if it picked
-    at least one copy.  Columns: strategy, age, card, times_drafted (pick rows), ata (mean
-    pick position, 1-based), n_drafted/wins_drafted/win_rate_drafted (+ Wilson ci), and the
-    same for clans of the same strategy that did not draft the card in that age
-    (``*_not``), iwd = difference, z, p_value, p_adj (Benjamini-Hochberg over all rows),
-    significant (p_adj < alpha), small (either group < SMALL_N).
-    """
+def _vs_rest(t: pd.DataFrame, tot: pd.DataFrame, keys: list[str], alpha: float) -> pd.DataFrame:
+    """Add the complement (clans of the same strategy without the card in that age), the
+    difference, z-test and BH/Holm corrections to a per-card sums table."""
     from statsmodels.stats.multitest import multipletests
-
-    gid = clans["game_id"].to_numpy(np.int64)
-    seat = clans["seat"].to_numpy(np.int64)
-    ckey = gid * 8 + seat
-    order = np.argsort(ckey, kind="stable")
-    skey = ckey[order]
-    pkey = picks["game_id"].to_numpy(np.int64) * 8 + picks["seat"].to_numpy(np.int64)
-    pos = np.searchsorted(skey, pkey)
-    pos = np.minimum(pos, len(skey) - 1)
-    found = skey[pos] == pkey
-    cidx = order[pos[found]]  # clan row per pick
-
-    strat_cat = clans["strategy"].astype("category")
-    s_code = strat_cat.cat.codes.to_numpy(np.int64)
-    s_names = [str(x) for x in strat_cat.cat.categories]
-    S = len(s_names)
-    share = clans["win_share"].to_numpy(float)
-
-    card_cat = picks["card"].astype("category")
-    c_code = card_cat.cat.codes.to_numpy(np.int64)[found]
-    c_names = [str(x) for x in card_cat.cat.categories]
-    C = len(c_names)
-    age = picks["age"].to_numpy(np.int64)[found]
-    pick = picks["pick"].to_numpy(np.int64)[found]
-    A = int(age.max()) + 1 if len(age) else 1
-
-    # cell = (strategy, age, card)
-    cell = (s_code[cidx] * A + age) * C + c_code
-    ncell = S * A * C
-    times = np.bincount(cell, minlength=ncell)
-    pick_sum = np.bincount(cell, weights=pick, minlength=ncell)
-
-    # unique (clan, age, card): drafted indicator
-    u = _sorted_unique(cidx * (A * C) + age * C + c_code)
-    u_clan, u_rest = u // (A * C), u % (A * C)
-    u_cell = s_code[u_clan] * (A * C) + u_rest
-    n_d = np.bincount(u_cell, minlength=ncell).astype(float)
-    w_d = np.bincount(u_cell, weights=share[u_clan], minlength=ncell)
-
-    # totals per (strategy, age): clans that drafted anything in that age
-    ua = np.nonzero(np.bincount(cidx * A + age, minlength=len(clans) * A))[0]
-    ua_clan, ua_age = ua // A, ua % A
-    sa = s_code[ua_clan] * A + ua_age
-    n_tot = np.bincount(sa, minlength=S * A).astype(float)
-    w_tot = np.bincount(sa, weights=share[ua_clan], minlength=S * A)
-
-    live = np.nonzero(times > 0)[0]
-    s_i, rest = live // (A * C), live % (A * C)
-    a_i, c_i = rest // C, rest % C
-    nd, wd = n_d[live], w_d[live]
-    nn = n_tot[s_i * A + a_i] - nd
-    wn = w_tot[s_i * A + a_i] - wd
+    t = t.merge(tot, on="strategy", how="left")
+    nd, wd = t["n"].to_numpy(float), t["w"].to_numpy(float) / WIN_UNIT
+    nn, wn = t["n_tot"].to_numpy(float) - nd, t["w_tot"].to_numpy(float) / WIN_UNIT - wd
     with np.errstate(divide="ignore", invalid="ignore"):
         rd = wd / nd
         rn = np.where(nn > 0, wn / np.where(nn > 0, nn, 1), np.nan)
+        gd = t["g"].to_numpy(float) / nd
+        gn = np.where(nn > 0, (t["g_tot"].to_numpy(float) - t["g"].to_numpy(float)) / np.where(nn > 0, nn, 1),
+                      np.nan)
     lo_d, hi_d = wilson(wd, nd, alpha)
     lo_n, hi_n = wilson(wn, nn, alpha)
     z, pv = two_proportion_z(wd, nd, wn, nn)
-    out = pd.DataFrame({
-        "strategy": np.array(s_names, dtype=object)[s_i], "age": a_i.astype(np.int64),
-        "card": np.array(c_names, dtype=object)[c_i], "times_drafted": times[live],
-        "ata": pick_sum[live] / times[live],
-        "n_drafted": nd.astype(np.int64), "wins_drafted": wd, "win_rate_drafted": rd,
-        "ci_low": lo_d, "ci_high": hi_d,
-        "n_not": nn.astype(np.int64), "wins_not": wn, "win_rate_not": rn,
-        "ci_low_not": lo_n, "ci_high_not": hi_n,
-        "iwd": rd - rn, "z": z, "p_value": pv,
-    })
+    out = t[keys].copy()
+    out["n"], out["wins"], out["win_rate"], out["ci_low"], out["ci_high"] = nd.astype(np.int64), wd, rd, lo_d, hi_d
+    out["n_not"], out["wins_not"], out["win_rate_not"] = nn.astype(np.int64), wn, rn
+    out["ci_low_not"], out["ci_high_not"] = lo_n, hi_n
+    out["diff"], out["z"], out["p_value"] = rd - rn, z, pv
+    out["mean_glory"], out["mean_glory_not"] = gd, gn
     if len(out):
-        out["p_adj"] = multipletests(out["p_value"].to_numpy(), alpha=alpha, method="fdr_bh")[1]
+        out["p_adj"] = multipletests(pv, alpha=alpha, method="fdr_bh")[1]
+        out["p_holm"] = multipletests(pv, alpha=alpha, method="holm")[1]
     else:
-        out["p_adj"] = []
+        out["p_adj"], out["p_holm"] = [], []
     out["significant"] = out["p_adj"] < alpha
-    out["small"] = (out["n_drafted"] < SMALL_N) | (out["n_not"] < SMALL_N)
+    out["small"] = (out["n"] < SMALL_N) | (out["n_not"] < SMALL_N)
+    return out
+
+
+def _totals(st: Stats) -> pd.DataFrame:
+    c = st["clans"].groupby("strategy", sort=True)[["n", "w", "g"]].sum()
+    return c.rename(columns={"n": "n_tot", "w": "w_tot", "g": "g_tot"}).reset_index()
+
+
+def cards(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per (strategy, age, card): drafting statistics and the improvement when drafted (17lands IWD).
+
+    A clan 'drafted' a card in an age if it picked at least one copy.  Columns: strategy, age,
+    card, times_drafted (pick rows), ata (mean pick position, 1-based), n_drafted /
+    wins_drafted / win_rate_drafted (+ Wilson ci_low/ci_high), the same for clans of the same
+    strategy that did not draft it in that age (``*_not``), iwd = difference, z, p_value,
+    p_adj (Benjamini–Hochberg over all rows), p_holm (Holm), significant (p_adj < alpha),
+    mean_glory (of clans that drafted it), small (either group < SMALL_N).
+    """
+    d = st["draft"]
+    if not len(d):
+        return pd.DataFrame()
+    t = d.groupby(["strategy", "age", "card"], sort=True)[["times", "pick_sum", "n", "w", "g", "g2"]].sum()
+    t = t.reset_index()
+    out = _vs_rest(t, _totals(st), ["strategy", "age", "card"], alpha)
+    out.insert(3, "times_drafted", t["times"].to_numpy())
+    out.insert(4, "ata", t["pick_sum"].to_numpy(float) / t["times"].to_numpy(float))
+    out = out.rename(columns={"n": "n_drafted", "wins": "wins_drafted", "win_rate": "win_rate_drafted",
+                              "diff": "iwd"})
     return out.sort_values(["strategy", "age", "card"]).reset_index(drop=True)
+
+
+PLAYED_USES = ("battle", "upgrade", "quest")
+
+
+def card_uses(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per (strategy, age, card, use): clans that played the card that way (use = battle,
+    upgrade, quest; 'played' = any of the three; 'keep' = carried over at Discard) against the
+    clans of the same strategy that did not, with the same columns as :func:`cards`
+    (n, win_rate, ci, n_not, win_rate_not, diff, z, p_adj, p_holm, mean_glory, ...)."""
+    u = st["use"]
+    if not len(u):
+        return pd.DataFrame()
+    played = u[u["use"].isin(PLAYED_USES)]
+    # a clan plays a card one way only (it leaves the hand), so per-use sums add up to 'played'
+    allp = played.assign(use="played")
+    t = pd.concat([u, allp], ignore_index=True)
+    t = t.groupby(["strategy", "age", "card", "use"], sort=True)[["times", "n", "w", "g", "g2"]].sum().reset_index()
+    out = _vs_rest(t, _totals(st), ["strategy", "age", "card", "use"], alpha)
+    out.insert(4, "times", t["times"].to_numpy())
+    return out.sort_values(["strategy", "age", "card", "use"]).reset_index(drop=True)
+
+
+def card_summary(st: Stats, strategy: str | None = None) -> pd.DataFrame:
+    """One row per (age, card) of ``strategy`` (None: all strategies pooled): ATA, win rate when
+    drafted / played / kept and the drafted IWD — the card table of the report."""
+    c = cards(st)
+    if not len(c):
+        return c
+    if strategy is not None:
+        c = c[c["strategy"] == strategy]
+    out = c[["strategy", "age", "card", "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
+             "ci_high", "iwd", "p_adj", "significant", "mean_glory"]].copy()
+    u = card_uses(st)
+    if len(u):
+        for use, name in (("played", "played"), ("keep", "kept")):
+            x = u[u["use"] == use][["strategy", "age", "card", "n", "win_rate", "mean_glory"]]
+            x = x.rename(columns={"n": f"n_{name}", "win_rate": f"win_rate_{name}",
+                                  "mean_glory": f"glory_{name}"})
+            out = out.merge(x, on=["strategy", "age", "card"], how="left")
+    return out.reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- head to head
+
+def head_to_head(st: Stats, order: list[str] | None = None, value: str = "ahead") -> pd.DataFrame:
+    """Matrix: row strategy vs column strategy over the games where both played.
+
+    value 'ahead': share of those games the row finished above the column (ties count 1/2);
+    'win_rate': the row's win rate in them.  NaN where they never met; a mirror pair (the
+    same strategy in two seats) sits on the diagonal."""
+    h = st["h2h"]
+    if not len(h):
+        return pd.DataFrame()
+    h = h.groupby(["strategy", "opponent"], sort=True)[["games", "w", "ahead2"]].sum().reset_index()
+    h["ahead"] = h["ahead2"] / (2 * h["games"])
+    h["win_rate"] = h["w"] / WIN_UNIT / h["games"]
+    mat = h.pivot(index="strategy", columns="opponent", values=value).astype(float)
+    order = order or sorted(set(h["strategy"]) | set(h["opponent"]))
+    mat = mat.reindex(index=order, columns=order)
+    mat.index.name, mat.columns.name = "strategy", None
+    return mat
+
+
+def head_to_head_long(st: Stats) -> pd.DataFrame:
+    """Long head-to-head table: strategy, opponent, games, ahead (+ Wilson ci), win_rate."""
+    h = st["h2h"]
+    if not len(h):
+        return pd.DataFrame()
+    h = h.groupby(["strategy", "opponent"], sort=True)[["games", "w", "ahead2"]].sum().reset_index()
+    out = h[["strategy", "opponent", "games"]].copy()
+    out["ahead"] = h["ahead2"] / (2 * h["games"])
+    out["ci_low"], out["ci_high"] = wilson(h["ahead2"] / 2, h["games"])
+    out["win_rate"] = h["w"] / WIN_UNIT / h["games"]
+    return out
 
 
 # --------------------------------------------------------------------------- convergence
 
-def convergence(clans: pd.DataFrame, strategy: str | None = None, points: int = 20) -> pd.DataFrame:
-    """Cumulative win rate and 95% Wilson half-width of ``strategy`` (default: the strategy of
-    the first clan row, i.e. seat 0 of game 0) after the first g games, at ~``points``
-    log-spaced g.  Columns strategy, games, n, win_rate, ci_low, ci_high, half_width."""
-    strat = _str_col(clans["strategy"])
-    if strategy is None:
-        strategy = str(strat.iloc[np.argmin(clans["game_id"].to_numpy())])
-    mask = (strat == strategy).to_numpy()
-    gid = clans["game_id"].to_numpy(np.int64)[mask]
-    share = clans["win_share"].to_numpy(float)[mask]
-    order = np.argsort(gid, kind="stable")
-    gid, share = gid[order], share[order]
-    ugames = np.unique(clans["game_id"].to_numpy(np.int64))
-    G = len(ugames)
-    gs = np.unique(np.round(np.geomspace(min(10, G), G, points)).astype(np.int64)) if G else np.array([], np.int64)
-    rows = []
-    cum_w = np.cumsum(share)
-    for g in gs:
-        last = ugames[g - 1]
-        k = np.searchsorted(gid, last, side="right")
-        if k == 0:
-            continue
-        w = cum_w[k - 1]
-        rows.append((strategy, int(g), int(k), w))
-    out = pd.DataFrame(rows, columns=["strategy", "games", "n", "wins"])
-    out["win_rate"] = out["wins"] / out["n"]
-    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["n"].to_numpy())
+def convergence(st: Stats, strategy: str, games_done: int | None = None) -> pd.DataFrame:
+    """Cumulative win rate and 95% Wilson half-width of ``strategy`` after the first g games, at
+    the run's checkpoints (10, 20, 50, ... and the last game; only g <= games_done).
+    Columns strategy, games, n, win_rate, ci_low, ci_high, half_width."""
+    c = st["convergence"]
+    c = c[c["strategy"] == strategy]
+    if games_done is not None:
+        c = c[c["games"] <= games_done]
+    c = c.sort_values("games")
+    out = pd.DataFrame({"strategy": strategy, "games": c["games"].to_numpy(np.int64), "n": c["n"].to_numpy(np.int64)})
+    wins = c["w"].to_numpy(float) / WIN_UNIT
+    out["win_rate"] = wins / np.maximum(out["n"].to_numpy(float), 1)
+    out["ci_low"], out["ci_high"] = wilson(wins, out["n"].to_numpy())
     out["half_width"] = (out["ci_high"] - out["ci_low"]) / 2
-    return out.drop(columns="wins")
+    return out
 
 
 # --------------------------------------------------------------------------- all
 
-def focal_strategy(clans: pd.DataFrame) -> str:
-    """The strategy of seat 0 in the first game (the lineup's first strategy)."""
-    i = int(np.argmin(clans["game_id"].to_numpy() * 8 + clans["seat"].to_numpy()))
-    return str(clans["strategy"].iloc[i])
-
-
-def aggregate(clans: pd.DataFrame, picks: pd.DataFrame | None) -> dict[str, object]:
-    """All report tables: strategy, seat, players, glory_sources, stat_paths (per strategy:
-    {'levels','first_two'}), gods (or None), cards (or None), convergence, focal."""
-    focal = focal_strategy(clans)
-    strategies = sorted(_str_col(clans["strategy"]).unique())
+def aggregate(st: Stats, focal: str, games_done: int | None = None) -> dict[str, object]:
+    """All report tables: strategy, seat, seat_strategy, players, glory_sources, stat_paths (per
+    strategy), gods (or None), drafted_gods, cards, card_uses, card_summary, h2h, h2h_long,
+    convergence, focal."""
+    strategies = sorted(st["clans"]["strategy"].astype(str).unique())
+    rank = by_strategy(st).sort_values(["win_rate", "strategy"], ascending=[False, True])["strategy"].tolist()
     return {
         "focal": focal,
-        "strategy": by_strategy(clans),
-        "seat": by_seat(clans),
-        "players": by_players(clans),
-        "glory_sources": glory_by_source(clans),
-        "stat_paths": {s: by_stat_path(clans, s) for s in strategies},
-        "gods": by_gods(clans),
-        "cards": cards(clans, picks) if picks is not None else None,
-        "convergence": convergence(clans, focal),
+        "strategy": by_strategy(st),
+        "seat": by_seat(st),
+        "seat_strategy": by_seat_strategy(st),
+        "players": by_players(st),
+        "glory_sources": glory_by_source(st),
+        "stat_paths": {s: by_stat_path(st, s) for s in strategies},
+        "gods": by_gods(st),
+        "drafted_gods": by_drafted_gods(st),
+        "cards": cards(st) if len(st["draft"]) else None,
+        "card_uses": card_uses(st) if len(st["use"]) else None,
+        "card_summary": card_summary(st, focal) if len(st["draft"]) else None,
+        "h2h": head_to_head(st, rank),
+        "h2h_long": head_to_head_long(st),
+        "convergence": convergence(st, focal, games_done),
     }

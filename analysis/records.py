@@ -23,6 +23,7 @@ CLANS_COLUMNS = [
     *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES],
 ]
 PICKS_COLUMNS = ["game_id", "seat", "age", "pick", "card"]
+PLAYS_COLUMNS = ["game_id", "seat", "age", "card", "use"]
 
 _DICT = pa.dictionary(pa.int32(), pa.string())
 CLANS_SCHEMA = pa.schema([
@@ -35,6 +36,9 @@ CLANS_SCHEMA = pa.schema([
 ])
 PICKS_SCHEMA = pa.schema([
     ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("pick", pa.int8()), ("card", _DICT),
+])
+PLAYS_SCHEMA = pa.schema([
+    ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("card", _DICT), ("use", _DICT),
 ])
 
 
@@ -140,6 +144,35 @@ def picks_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
         "pick": (k + 1).astype(np.int8),
         "card": _categorical(list(ruleset.card_names), cards),
     })
+
+
+def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
+    """Cards used, one row per use: columns ``PLAYS_COLUMNS``.
+
+    ``age`` 1..3, ``card`` the card name, ``use`` one of ``enums.USE_NAMES`` (battle: revealed
+    in a battle; upgrade: placed on the clan sheet; quest: committed; keep: carried over at
+    Discard), decoded from ``batch.uses`` (int16[G, P, MAX_USES], card * 16 + age * 4 + use,
+    -1 padding). Raises ValueError if game_ids does not have G entries.
+    """
+    uses = np.asarray(batch.uses)
+    if len(game_ids) != uses.shape[0]:
+        raise ValueError(f"shapes: batch has {uses.shape[0]} games, got {len(game_ids)} game_ids")
+    g, p, k = np.nonzero(uses >= 0)
+    code = uses[g, p, k].astype(np.int64)
+    return pd.DataFrame({
+        "game_id": np.asarray(game_ids, np.int64)[g],
+        "seat": p.astype(np.int8),
+        "age": (code // 4 % 4).astype(np.int8),
+        "card": _categorical(list(ruleset.card_names), (code // 16).astype(np.intp)),
+        "use": _categorical(list(E.USE_NAMES), (code % 4).astype(np.intp)),
+    })
+
+
+def card_gods(ruleset) -> dict[str, str]:
+    """Card name -> its god's name ('' for none), for the drafted god pair."""
+    t = ruleset.tables
+    return {n: (E.GOD_NAMES[int(t.card_god[i])] if t.card_god[i] >= 0 else "")
+            for i, n in enumerate(ruleset.card_names)}
 
 
 def arrow_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:

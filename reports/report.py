@@ -145,26 +145,56 @@ def plot_glory_sources(table: pd.DataFrame, path: Path | None = None):
     return _save(fig, path)
 
 
-def plot_stat_paths(table: pd.DataFrame, strategy: str, overall: float, path: Path | None = None):
-    """Win rate +- CI per final-level path (top paths by n) of ``strategy``."""
-    t = table.sort_values("win_rate").reset_index(drop=True)
-    fig = _figure(8, 1.6 + 0.34 * len(t))
+def plot_stat_paths(levels: pd.DataFrame, first: pd.DataFrame, strategy: str, overall: float,
+                    path: Path | None = None):
+    """Two panels for ``strategy``: win rate +- CI per final-level path (most common first) and
+    per order of the first two stat raises."""
+    n = max(len(levels), len(first), 1)
+    fig = _figure(13, 1.8 + 0.34 * n)
+    axes = fig.subplots(1, 2)
+    specs = ((axes[0], levels, "final stat levels (Rage, Axes, Horns steps 1-6)",
+              f"Win rate by final stat levels: {strategy}"),
+             (axes[1], first, "first two stat raises, in order",
+              f"Win rate by order of the first two raises: {strategy}"))
+    for ax, table, ylabel, title in specs:
+        t = table.sort_values("win_rate").reset_index(drop=True)
+        y = np.arange(len(t))
+        r = t["win_rate"].to_numpy()
+        ax.barh(y, r, color="#9ecae1", height=0.6)
+        ax.errorbar(r, y, xerr=_err(r, t["ci_low"], t["ci_high"]), fmt="none", ecolor="k", capsize=3)
+        ax.axvline(overall, color="#d95f0e", ls="--", lw=1.2, label=f"{strategy} overall {overall:.1%}")
+        for yi, (hi, k) in enumerate(zip(t["ci_high"], t["n"])):
+            ax.text(hi + 0.01, yi, f"n={k:,}", va="center", fontsize=7)
+        ax.set_yticks(y, t["path"])
+        ax.set_xlim(0, min(1.0, float(t["ci_high"].max()) + 0.15) if len(t) else 1.0)
+        _pct(ax)
+        ax.set_xlabel("win rate (95% Wilson CI)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize=10)
+        ax.legend(loc="lower right", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def plot_head_to_head(mat: pd.DataFrame, path: Path | None = None):
+    """Heatmap: share of the games in which the row strategy finished above the column strategy
+    (ties count one half); 50% = even."""
+    fig = _figure(max(5.5, 1.1 * len(mat) + 3), max(4.2, 0.8 * len(mat) + 2))
     ax = fig.add_subplot()
-    y = np.arange(len(t))
-    r = t["win_rate"].to_numpy()
-    ax.barh(y, r, color="#9ecae1", height=0.6)
-    ax.errorbar(r, y, xerr=_err(r, t["ci_low"], t["ci_high"]), fmt="none", ecolor="k", capsize=3)
-    ax.axvline(overall, color="#d95f0e", ls="--", lw=1.2, label=f"{strategy} overall {overall:.1%}")
-    for yi, (hi, n) in enumerate(zip(t["ci_high"], t["n"])):
-        ax.text(hi + 0.01, yi, f"n={n:,}", va="center", fontsize=7)
-    ax.set_yticks(y, t["path"])
-    ax.set_xlim(0, min(1.0, float(t["ci_high"].max()) + 0.12))
-    _pct(ax)
-    ax.set_xlabel("win rate (95% Wilson CI)")
-    ax.set_ylabel("final stat levels (Rage, Axes, Horns steps 1-6)")
-    ax.set_title(f"Win rate by final stat levels: {strategy}, {len(t)} most common")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.grid(axis="x", alpha=0.3)
+    vals = mat.to_numpy(float)
+    fin = np.isfinite(vals)
+    span = max(float(np.nanmax(np.abs(vals - 0.5))) if fin.any() else 0.0, 0.01)
+    im = ax.imshow(np.ma.masked_invalid(vals), cmap="RdBu", vmin=0.5 - span, vmax=0.5 + span)
+    for i in range(vals.shape[0]):
+        for j in range(vals.shape[1]):
+            ax.text(j, i, "—" if not fin[i, j] else f"{vals[i, j]:.1%}", ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(mat.columns)), mat.columns, rotation=30, ha="right")
+    ax.set_yticks(range(len(mat.index)), mat.index)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("strategy (row)")
+    cb = fig.colorbar(im, ax=ax, shrink=0.85, format=lambda v, _: f"{v:.0%}")
+    cb.set_label("share of shared games finishing above the opponent")
+    ax.set_title("Head to head: row finishes above column (ties = ½)")
     return _save(fig, path)
 
 
@@ -196,9 +226,10 @@ def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: P
 
 
 def plot_god_heatmap(win: pd.DataFrame, glory: pd.DataFrame, strategy: str, overall: float,
-                     path: Path | None = None):
-    """Two god x god heatmaps: ``strategy``'s win rate with that pair of gods in play (``win``),
-    and the mean Glory of all clans in those games (``glory``)."""
+                     path: Path | None = None, what: str = "pair of gods in play"):
+    """Two god x god heatmaps: ``strategy``'s win rate by god combination (``win``) and the
+    mean Glory of all clans (``glory``); ``what`` names the combination (the Gods of Ásgard in
+    play, or the clan's drafted god pair, whose diagonal is a clan that drafted one god only)."""
     fig = _figure(13, 5.8)
     axes = fig.subplots(1, 2)
     specs = ((axes[0], win, "RdBu", lambda v: f"{v:.2%}", f"win rate of {strategy} clans", True),
@@ -226,9 +257,9 @@ def plot_god_heatmap(win: pd.DataFrame, glory: pd.DataFrame, strategy: str, over
         cb.set_label(label)
     wv = win.to_numpy(float)
     const = np.isfinite(wv).any() and np.nanmax(wv) - np.nanmin(wv) < 1e-9
-    axes[0].set_title(f"Win rate of {strategy} clans by pair of gods\n(overall {overall:.2%}"
-                      + ("; equal in every cell: all winners play this strategy)" if const else ")"))
-    axes[1].set_title("Mean Glory of all clans by pair of gods")
+    axes[0].set_title(f"Win rate of {strategy} clans by {what}\n(overall {overall:.2%}"
+                      + ("; equal in every cell: all winners play this strategy)" if const else ")"), fontsize=10)
+    axes[1].set_title(f"Mean Glory of all clans by {what}", fontsize=10)
     return _save(fig, path)
 
 
@@ -297,10 +328,29 @@ table.t th{background:#f3f3f3}img{max-width:100%;border:1px solid #eee}
 dt{font-weight:bold}dd{margin:0}"""
 
 
+def load_run_stats(run_dir: Path, meta: dict):
+    """The run's Stats: ``stats/`` when present, else built from the row files one row group at
+    a time (runs written before stats existed). Raises RunDataError naming the file."""
+    from analysis.suffstats import STATS_DIR, Stats, stats_from_rows
+    run_dir = Path(run_dir)
+    if (run_dir / STATS_DIR).is_dir():
+        return Stats.load(run_dir)
+    games = meta.get("games") if isinstance(meta.get("games"), int) else None
+    card_gods = None
+    try:
+        from analysis.records import card_gods as _cg
+        from simulator.ruleset import load_ruleset
+        card_gods = _cg(load_ruleset(str(meta.get("ruleset", "blood-rage"))))
+    except Exception:  # a foreign rule set: drafted god pairs stay '(none)'
+        card_gods = None
+    return stats_from_rows(run_dir, card_gods, games)
+
+
 def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     """Write the PNG figures, report.html and report.pdf of ``run_dir`` into ``out_dir``.
 
-    Returns the written paths.  Raises RunDataError (naming the file) if the run
+    Reads ``run.json`` and the sufficient statistics ``stats/`` (or the row files of an older
+    run).  Returns the written paths.  Raises RunDataError (naming the file) if the run
     directory or one of its files is missing, unreadable or not Volva output.
     """
     import matplotlib
@@ -311,15 +361,16 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     if not run_dir.is_dir():
         raise RunDataError(f"{run_dir}: run directory not found")
     meta = _read_run_json(run_dir)
-    clans = agg.load_clans(run_dir)
-    picks = agg.load_picks(run_dir)
-    res = agg.aggregate(clans, picks)
-    focal = res["focal"]
+    st = load_run_stats(run_dir, meta)
+    strategies = sorted(st["clans"]["strategy"].astype(str).unique())
+    lineup = meta.get("lineup") if isinstance(meta.get("lineup"), list) else []
+    focal = str(lineup[0]) if lineup and str(lineup[0]) in strategies else strategies[0]
+    games_done = meta.get("games_done") if isinstance(meta.get("games_done"), int) else None
+    res = agg.aggregate(st, focal, games_done)
     strat_tab = res["strategy"]
     focal_rate = float(strat_tab.loc[strat_tab["strategy"] == focal, "win_rate"].iloc[0])
     n_players = sorted(int(x) for x in res["seat"]["n_players"].unique())
-    ss = clans.groupby(["n_players", "seat"], observed=True)["strategy"].agg(
-        lambda s: "/".join(sorted(set(map(str, s)))))
+    ss = res["seat_strategy"].groupby(["n_players", "seat"])["strategy"].agg(lambda s: "/".join(sorted(set(s))))
     seat_strategy = {(int(k[0]), int(k[1])): v for k, v in ss.items()}
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -330,23 +381,31 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
 
     add("strategy_summary.png", "Win rate by strategy",
         plot_strategy(strat_tab, n_players, out_dir / "strategy_summary.png"))
+    if len(res["h2h"]) and len(strategies) > 1:
+        add("head_to_head.png", "Head to head",
+            plot_head_to_head(res["h2h"], out_dir / "head_to_head.png"),
+            "Each cell: over the games where both strategies played, the share in which the row strategy "
+            "finished with a better rank than the column strategy (ties count one half).")
     add("seat_advantage.png", "Seat advantage",
         plot_seats(res["seat"], seat_strategy, out_dir / "seat_advantage.png"),
-        "Seats are numbered 1..N in turn order. With a fixed lineup, seat and strategy are confounded: "
-        "compare seats holding the same strategy.")
+        "Seats are numbered 1..N in turn order. With seat rotation (the default) every strategy sits in "
+        "every seat equally often, so the seat effect is not confounded with strategy.")
     add("glory_sources.png", "Glory by source",
         plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png"))
+    sp = res["stat_paths"][focal]
     add("stat_paths.png", "Stat paths",
-        plot_stat_paths(res["stat_paths"][focal]["levels"], focal, focal_rate, out_dir / "stat_paths.png"),
-        f"Final track levels of {focal} clans (R = Rage, A = Axes, H = Horns; step 1..6); "
-        "the 15 most frequent combinations.")
+        plot_stat_paths(sp["levels"], sp["first_two"], focal, focal_rate, out_dir / "stat_paths.png"),
+        f"{focal} clans. Left: final track levels (R = Rage, A = Axes, H = Horns; step 1..6), the 15 most "
+        "frequent. Right: the order of the first two stat raises (quests and pillage rewards raise stats).")
     cards_tab = res["cards"]
-    fc = cards_tab[cards_tab["strategy"] == focal]
-    add("card_forest.png", "Cards",
-        plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png"),
-        f"Each row: {focal} clans that drafted the card in that age. Colour = two-proportion z-test of "
-        "drafted vs not drafted (same age, same strategy), Benjamini–Hochberg adjusted across all "
-        "card×age×strategy rows. Drafting is a choice, so this measures association, not causation.")
+    if cards_tab is not None and len(cards_tab):
+        fc = cards_tab[cards_tab["strategy"] == focal]
+        add("card_forest.png", "Cards",
+            plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png"),
+            f"Each row: {focal} clans that drafted the card in that age. Colour = two-proportion z-test of "
+            "drafted vs not drafted (same age, same strategy), Benjamini–Hochberg adjusted across all "
+            "card×age×strategy rows. Drafting is a choice, so this measures association, not causation: "
+            "`volva ablate CARD` measures the card's effect.")
     gods_note = ""
     if res["gods"] is not None:
         ps = res["gods"]["pair_strategy"]
@@ -357,7 +416,17 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
             f"Win rate of {focal} clans in games with that pair of gods. Over all clans every pair's "
             "rate is 1/N by construction, so the per-strategy rate is shown.")
     else:
-        gods_note = "No god-combination heatmap: this run did not use the Gods of Ásgard module."
+        gods_note = "No Gods of Ásgard heatmap: this run did not use the Gods of Ásgard module."
+    dg = res["drafted_gods"]
+    if len(dg):
+        dfocal = dg[dg["strategy"] == focal]
+        pooled = agg.rate_table(st["drafted_gods"], ["god_pair"])
+        add("drafted_gods.png", "Drafted god pairs",
+            plot_god_heatmap(agg.god_matrix(dfocal, col="god_pair"), agg.god_matrix(pooled, "mean_glory",
+                                                                                    col="god_pair"),
+                             focal, focal_rate, out_dir / "drafted_gods.png", what="drafted god pair"),
+            "A clan's drafted god pair: the two gods with most cards among its draft picks over the game "
+            "(ties by god order; the diagonal is a clan that drafted one god's cards only; rulings R39).")
     add("convergence.png", "Convergence",
         plot_convergence(res["convergence"], out_dir / "convergence.png"))
 
@@ -369,14 +438,21 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         info = pdf.infodict()
         info["Title"] = f"Volva balance report: {run_dir.name}"
     written.append(pdf_path)
+    for name, key in (("cards.csv", "card_summary"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
+                      ("seat.csv", "seat_strategy"), ("head_to_head.csv", "h2h_long"),
+                      ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources")):
+        df = res.get(key)
+        if df is not None and len(df):
+            df.to_csv(out_dir / name, index=False)
+            written.append(out_dir / name)
 
     html_path = out_dir / "report.html"
-    html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note), encoding="utf-8")
+    html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note, st.games), encoding="utf-8")
     written.append(html_path)
     return written
 
 
-def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str) -> str:
+def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str, games: int) -> str:
     e = html.escape
     focal = res["focal"]
     facts = [
@@ -392,7 +468,12 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         ("batch size", meta.get("batch_size")),
         ("versions", f"volva {meta.get('volva_version')}, python {meta.get('python')}, "
                      f"numpy {meta.get('numpy')}, numba {meta.get('numba')}"),
+        ("games in the statistics", f"{games:,}"),
+        ("experiment", f"{meta.get('experiment')} ({meta.get('experiment_file')})" if meta.get("experiment")
+         else "(volva run)"),
         ("card file SHA-256", meta.get("card_file_sha256")),
+        ("card patch", f"{meta.get('patch')} (SHA-256 {meta.get('patch_sha256')})" if meta.get("patch") else "(none)"),
+        ("draft rule", meta.get("draft_rules") or "(none)"),
         ("started / finished", f"{meta.get('started')} / {meta.get('finished')}"),
         ("focal strategy", f"{focal} (seat 1's strategy; used for card, stat-path, god and convergence views)"),
     ]
@@ -416,34 +497,55 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         return ""
 
     parts += ["<h2>Strategies</h2>", fig_block("strategy_summary.png"),
-              _fmt_table(res["strategy"], _RATE_PCT, _RATE_FL),
+              _fmt_table(res["strategy"], _RATE_PCT, {**_RATE_FL, "figures_at_ragnarok": ".2f",
+                                                      "legendary": ".2f"}),
+              fig_block("head_to_head.png"),
               "<h3>By player count</h3>", _fmt_table(res["players"], _RATE_PCT, _RATE_FL),
               "<h2>Seats</h2>", fig_block("seat_advantage.png"),
               _fmt_table(res["seat"].assign(seat=res["seat"]["seat"] + 1), _RATE_PCT, _RATE_FL),
+              "<h3>By seat and strategy</h3>",
+              _fmt_table(res["seat_strategy"].assign(seat=res["seat_strategy"]["seat"] + 1), _RATE_PCT, _RATE_FL),
               "<h2>Glory by source</h2>", fig_block("glory_sources.png"),
               _fmt_table(res["glory_sources"], (), {"mean": ".2f", "ci_low": ".2f", "ci_high": ".2f"}),
               "<h2>Stat paths</h2>", fig_block("stat_paths.png")]
     for s, tabs in res["stat_paths"].items():
         parts += [f"<h3>{e(s)}: final levels (top 15 by n)</h3>", _fmt_table(tabs["levels"], _RATE_PCT, _RATE_FL),
                   f"<h3>{e(s)}: first two raises (top 15 by n)</h3>",
-                  _fmt_table(tabs["first_two"], _RATE_PCT, _RATE_FL)]
+                  _fmt_table(tabs["first_two"], _RATE_PCT, _RATE_FL),
+                  f"<h3>{e(s)}: first three raises (top 15 by n)</h3>",
+                  _fmt_table(tabs["first_three"], _RATE_PCT, _RATE_FL),
+                  f"<h3>{e(s)}: legendary stats (stats on step 4 or higher at the end)</h3>",
+                  _fmt_table(tabs["legendary"], _RATE_PCT, _RATE_FL)]
     parts += ["<h2>Cards</h2>", fig_block("card_forest.png")]
+    cs = res["card_summary"]
+    if cs is not None and len(cs):
+        parts.append(f"<h3>{e(focal)}: drafted, played and kept</h3><p class='note'>ata = average pick "
+                     "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
+                     "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
+                     "two-proportion z-test; played = used in a battle, as an upgrade or as a quest; kept = "
+                     "carried over at Discard; glory_* = mean final Glory of those clans.</p>")
+        cs = cs.sort_values("iwd", ascending=False)
+        parts.append(_fmt_table(cs, ("win_rate_drafted", "ci_low", "ci_high", "iwd", "win_rate_played",
+                                     "win_rate_kept"),
+                                {"ata": ".2f", "p_adj": ".2g", "mean_glory": ".1f", "glory_played": ".1f",
+                                 "glory_kept": ".1f", "n_played": ",.0f", "n_kept": ",.0f"}))
     ct = res["cards"]
-    if ct is not None:
+    if ct is not None and len(ct):
         cols = ["strategy", "age", "card", "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
-                "ci_high", "n_not", "win_rate_not", "iwd", "z", "p_adj", "significant", "small"]
+                "ci_high", "n_not", "win_rate_not", "iwd", "z", "p_adj", "p_holm", "significant", "small"]
         ct = ct.sort_values(["strategy", "iwd"], ascending=[True, False])[cols]
-        parts.append("<p class='note'>ata = average pick position (1 = first pick of the age); iwd = win rate "
-                     "when drafted − win rate when not drafted (same age and strategy); p_adj = "
-                     "Benjamini–Hochberg adjusted p of the two-proportion z-test.</p>")
+        parts.append("<h3>Every strategy: drafted vs not drafted</h3>")
         parts.append(_fmt_table(ct, ("win_rate_drafted", "ci_low", "ci_high", "win_rate_not", "iwd"),
-                                {"ata": ".2f", "z": ".2f", "p_adj": ".2g"}))
+                                {"ata": ".2f", "z": ".2f", "p_adj": ".2g", "p_holm": ".2g"}))
     parts.append("<h2>Gods of Ásgard</h2>")
     if res["gods"] is None:
         parts.append(f"<p class='note'>{e(gods_note)}</p>")
     else:
         parts += [fig_block("god_heatmap.png"), "<h3>Per pair and strategy</h3>",
                   _fmt_table(res["gods"]["pair_strategy"], _RATE_PCT, _RATE_FL)]
+    if len(res["drafted_gods"]):
+        parts += ["<h2>Drafted god pairs</h2>", fig_block("drafted_gods.png"),
+                  _fmt_table(res["drafted_gods"], _RATE_PCT, _RATE_FL)]
     parts += ["<h2>Convergence</h2>", fig_block("convergence.png"),
               _fmt_table(res["convergence"], ("win_rate", "ci_low", "ci_high", "half_width")),
               "</body></html>"]

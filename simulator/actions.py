@@ -14,7 +14,7 @@ from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, free_villag
 from .clan import discard_nb, take_from_hand_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
-from .state import G_NP, log_nb
+from .state import G_NP, log_nb, note_use_nb
 
 MAX_ACTS = 512  #: capacity of the legal-action buffer
 
@@ -241,6 +241,7 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
             S.loc[p, fig] = E.LOC_NONE
     S.upg[p, slot] = c
     log_nb(S, E.EV_UPGRADE, p, c, slot, cost, old, 0)
+    note_use_nb(S, p, c, E.USE_UPGRADE)
     if fig >= 0:
         S.loc[p, fig] = E.LOC_RESERVE
     elif ct == E.CT_LEADER:
@@ -278,6 +279,7 @@ def do_action_nb(T, S, p, t, a, b, kinds, params):
         S.quests[p, S.quest_n[p]] = c
         S.quest_n[p] += 1
         log_nb(S, E.EV_QUEST, p, c, 0, 0, 0, 0)
+        note_use_nb(S, p, c, E.USE_QUEST)
     elif t == E.A_PILLAGE:
         pillage_nb(T, S, p, a, kinds, params)
     elif t == E.A_CHALLENGE:

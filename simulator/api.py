@@ -65,6 +65,7 @@ class BatchOut(NamedTuple):
     gods: np.ndarray  #: int8[G, 2] Gods of Ásgard in play (index into gods.toml), -1 without the module
     god_fired: np.ndarray  #: int16[G, N_GODS_MAX] times each god's power acted
     board_rag: np.ndarray  #: int16[G, P] figures on the board when Ragnarök begins, summed over the 3 ages
+    uses: np.ndarray  #: int16[G, P, MAX_USES] cards used in order, card * 16 + age * 4 + USE_*, -1 padding
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -85,6 +86,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
     P = len(lineup)
     if not 2 <= P <= E.MAX_PLAYERS:
         raise ValueError(f"players: {P}; allowed: 2..{E.MAX_PLAYERS}")
+    ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
     G = len(seeds)
     out = BatchOut(
@@ -94,6 +96,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
         god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
+        uses=np.full((G, P, E.MAX_USES), -1, np.int16),
     )
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out

@@ -16,7 +16,7 @@ from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, take_from_hand_nb, 
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb
 from .policy import choose_card_nb, choose_option_nb, choose_yes_nb
-from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb
+from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb, note_use_nb
 
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
 
@@ -87,6 +87,7 @@ def play_round_nb(T, S, pillager, prov, part, kinds, params):
             S.played[q, S.played_n[q]] = c
             S.played_n[q] += 1
             log_nb(S, E.EV_PLAY, q, c, card_value_nb(T, c), 0, 0, 0)
+            note_use_nb(S, q, c, E.USE_BATTLE)
         else:
             log_nb(S, E.EV_NOCARD, q, prov, 0, 0, 0, 0)
     S.gs[G_OPEN_PLAY] = 0
@@ -191,6 +192,7 @@ def late_cards_nb(T, S, pillager, prov, part, kinds, params):
                 S.played[q, S.played_n[q]] = c
                 S.played_n[q] += 1
                 log_nb(S, E.EV_LATE, q, c, card_value_nb(T, c), 0, 0, 0)
+                note_use_nb(S, q, c, E.USE_BATTLE)
                 fired_nb(S, q, c, E.OP_LATE, card_value_nb(T, c), 0)
                 added = True
         if not added:

@@ -286,4 +286,17 @@ MAX_QUESTS = 16  #: committed quests capacity
 MAX_DECK = 48  #: age deck capacity
 MAX_PATH = 40  #: stat raises recorded per clan
 MAX_PICKS = 8  #: picks recorded per age
+MAX_USES = 32  #: card uses recorded per clan per game (state.uses)
+
+# How a card left the hand (state.uses, the plays table)
+USE_BATTLE = 0  #: revealed in a battle (played, or added late)
+USE_UPGRADE = 1  #: placed on the clan sheet (Upgrade action: clan upgrade, Monster, Leader/Warrior/Ship upgrade)
+USE_QUEST = 2  #: committed face down as a quest
+USE_KEEP = 3  #: kept at Discard and carried over to the next age
+USE_NAMES = ("battle", "upgrade", "quest", "keep")
+
+# Draft handling of a card (tables.card_draft; volva ablate)
+DRAFT_FREE = 0  #: drafted as the policy chooses
+DRAFT_FORCED = 1  #: a clan must draft it when it is in the pack it holds
+DRAFT_BANNED = -1  #: never drafted (stays in the pack and is discarded with the leftovers)
 MAX_PLAYERS = 5

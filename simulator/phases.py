@@ -10,7 +10,7 @@ from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory
 from .invariants import checkpoint_nb
 from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
 from .rng import rand_int_nb, shuffle_nb
-from .state import G_NP, G_AGE, G_CAPPED, G_FIRST, G_TURNS, log_nb
+from .state import G_NP, G_AGE, G_CAPPED, G_FIRST, G_TURNS, log_nb, note_use_nb
 
 
 @njit(cache=True)
@@ -53,6 +53,31 @@ def setup_nb(T, S):
 
 
 @njit(cache=True)
+def ruled_pick_nb(T, S, q, pack, n, kind, params):
+    """Draft pick under the ablation rules of ``T.card_draft`` (volva ablate): a forced card in
+    the pack is taken (the first one if several); banned cards are moved to the end of pack[:n]
+    and the policy picks among the others (if every card is banned, the policy picks freely).
+    Returns the index in pack[:n]."""
+    nb = 0
+    for i in range(n):
+        d = T.card_draft[pack[i]]
+        if d == E.DRAFT_FORCED:
+            return i
+        if d == E.DRAFT_BANNED:
+            nb += 1
+    if nb == 0 or nb == n:
+        return draft_pick_nb(T, S, q, pack, n, kind, params)
+    k = 0
+    for i in range(n):
+        if T.card_draft[pack[i]] != E.DRAFT_BANNED:
+            c = pack[k]
+            pack[k] = pack[i]
+            pack[i] = c
+            k += 1
+    return draft_pick_nb(T, S, q, pack, k, kind, params)
+
+
+@njit(cache=True)
 def draft_nb(T, S, kinds, params):
     """Gods' Gifts (DIGEST §1.5 Draft): deal, keep pick_n and pass left until keep are kept;
     the rest are discarded unseen; then a carried card joins the hand."""
@@ -72,7 +97,10 @@ def draft_nb(T, S, kinds, params):
         for q in range(P):
             pk = (q - r) % P  # packs pass left: at round r, q holds the pack dealt to q - r
             for j in range(per):
-                i = draft_pick_nb(T, S, q, packs[pk], plen[pk], kinds[q], params[q])
+                if T.draft_rules == 0:
+                    i = draft_pick_nb(T, S, q, packs[pk], plen[pk], kinds[q], params[q])
+                else:
+                    i = ruled_pick_nb(T, S, q, packs[pk], plen[pk], kinds[q], params[q])
                 c = packs[pk, i]
                 plen[pk] -= 1
                 packs[pk, i] = packs[pk, plen[pk]]
@@ -142,6 +170,7 @@ def discard_phase_nb(T, S, kinds, params):
             if i >= 0:
                 S.carried[q] = take_from_hand_nb(S, q, i)
                 log_nb(S, E.EV_KEEP, q, S.carried[q], 0, 0, 0, 0)
+                note_use_nb(S, q, S.carried[q], E.USE_KEEP)
         while S.hand_n[q] > 0:
             c = take_from_hand_nb(S, q, S.hand_n[q] - 1)
             discard_nb(S, c)

@@ -62,7 +62,7 @@ CHUNK = 64  #: games played in a row on one reused state buffer
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
     """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
     buf = np.empty(1, STATE_DTYPE)
     # Thread-local copies: every kernel call increfs its array arguments, and atomic
@@ -72,12 +72,12 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag)
+        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses)
     buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag):
+def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
     """Copy game g's results from S to row g of the outputs."""
     for p in range(P):
         glory[g, p] = S.glory[p]
@@ -87,6 +87,7 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
         picks[g, p] = S.picks[p]
         rank[g, p] = S.rank[p]
         board_rag[g, p] = S.board_rag[p]
+        uses[g, p] = S.uses[p]
     n_turns[g] = S.gs[G_TURNS]
     violation[g] = S.gs[G_VIOLATION]
     for c in range(fired.shape[1]):
@@ -98,10 +99,10 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag):
+def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
     """Play len(seeds) games over numba threads; game g writes row g of each output (see api.BatchOut).
 
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses)

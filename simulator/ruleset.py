@@ -61,6 +61,8 @@ TABLES_DTYPE = np.dtype([
     ("card_op", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # opcode, OP_NONE = -1
     ("card_a", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # first parameter
     ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
+    ("card_draft", np.int8, (MAX_CARDS,)),  # DRAFT_FREE / DRAFT_FORCED / DRAFT_BANNED (volva ablate)
+    ("draft_rules", np.int32),  # 1 if any card_draft entry is not DRAFT_FREE
     ("opts", np.int32, (E.N_OPTIONS,)),  # rule options (OPT_* indices)
     ("n_gods", np.int32),  # gods in gods.toml
     ("gods_in_play", np.int32),  # gods drawn per game (DIGEST §2: 2)
@@ -97,6 +99,10 @@ class Ruleset:
     card_file_sha256: str
     options: dict = field(default_factory=dict)
     god_names: list = field(default_factory=list)
+    card_file: str = ""
+    patch_file: str | None = None  # card patch applied on load (volva compare --patch)
+    patch_sha256: str | None = None
+    draft_note: str | None = None  # ablation draft rule in force (with_draft_rule / without_card)
 
     @property
     def tables(self):
@@ -106,6 +112,58 @@ class Ruleset:
     @property
     def n_cards(self) -> int:
         return len(self.card_names)
+
+    def card_ids(self, name: str) -> list[int]:
+        """Row ids of every card named ``name`` (one per age it appears in). Raises RulesError
+        (with close names) for an unknown card."""
+        ids = [i for i, n in enumerate(self.card_names) if n == name]
+        if not ids:
+            import difflib
+            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"unknown card {name!r}{hint}")
+        return ids
+
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "Ruleset":
+        """A copy whose card ``name`` (all ages, or the rows ``ids``) is drafted under ``rule``
+        (enums.DRAFT_FORCED: a clan must draft it when it holds it; DRAFT_BANNED: never drafted).
+        Raises RulesError for an unknown card."""
+        import copy
+        ids = self.card_ids(name) if ids is None else list(ids)
+        out = copy.copy(self)
+        out.tables_arr = self.tables_arr.copy()
+        t = out.tables_arr[0]
+        t.card_draft[ids] = rule
+        t.draft_rules = int(np.any(t.card_draft != E.DRAFT_FREE))
+        return out
+
+    def without_card(self, name: str, ids: list[int] | None = None) -> "Ruleset":
+        """A copy with every copy of card ``name`` (or of the rows ``ids``) taken out of the
+        decks (the row stays, so card ids and strategies' card weights keep their meaning).
+        Raises RulesError for an unknown card."""
+        import copy
+        ids = self.card_ids(name) if ids is None else list(ids)
+        out = copy.copy(self)
+        out.tables_arr = self.tables_arr.copy()
+        out.tables_arr[0].card_copies[ids] = 0
+        return out
+
+    def deck_size(self, age: int, players: int) -> int:
+        """Cards in the age deck (1..3) for ``players`` clans."""
+        t = self.tables
+        return int(t.card_copies[: self.n_cards][t.card_age[: self.n_cards] == age, players].sum())
+
+    def check_players(self, players: int) -> None:
+        """Raise RulesError when an age deck is too small for the draft of ``players`` clans
+        (DIGEST §1.5: deal cards per clan), e.g. after a patch removed cards."""
+        t = self.tables
+        need = int(t.deal if t.opts[E.OPT_DRAFT] == 1 else t.keep) * players
+        for age in (1, 2, 3):
+            have = self.deck_size(age, players)
+            if have < need:
+                src = self.card_file + (f" with patch {self.patch_file}" if self.patch_file else "")
+                raise RulesError(f"{src}: age {age} deck for {players} players has {have} cards; "
+                                 f"the draft deals {need} ({need // players} per clan)")
 
     def card_label(self, c: int) -> str:
         """'Name (age N)' for card id ``c``."""
@@ -372,8 +430,9 @@ CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_mi
                 "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]
 
 
-def load_cards(path: Path, opcodes: dict, regions: list[str]):
-    """cards.csv -> (names, texts, arrays dict). Raises RulesError naming row and column."""
+def read_card_rows(path: Path) -> list[dict]:
+    """cards.csv -> list of row dicts (strings), each with '_file' and '_entry' for error messages.
+    Raises RulesError for a missing, unreadable or headerless file."""
     try:
         with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
@@ -388,6 +447,112 @@ def load_cards(path: Path, opcodes: dict, regions: list[str]):
     missing = [c for c in CARD_COLUMNS if c not in rows[0]]
     if missing:
         raise RulesError(f"{path}: header: missing column(s) {missing}; required: {CARD_COLUMNS}")
+    for i, r in enumerate(rows):
+        r["_file"], r["_entry"] = str(path), f"row {i + 2} ({(r['name'] or '').strip() or '?'})"
+    return rows
+
+
+PATCH_FIELDS = [c for c in CARD_COLUMNS if c != "name"]
+COPY_COLUMNS = ["copies_min1", "copies_3p", "copies_4p", "copies_5p"]
+
+
+def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = None) -> list[dict]:
+    """Apply a card patch (TOML) to card rows; returns new rows (the input is not changed).
+
+    Format: one table per card name, e.g. ``"Tyr's Smite".value = 4`` or::
+
+        ["Tyr's Smite"]          # every row of that name (all ages) ...
+        ages = [2]               # ... or only these ages
+        value = 4                # any cards.csv column but name
+        ["Troll"]
+        remove = true            # every copy out of the decks (the row stays, so card ids keep)
+        ["Fenrir's Bite"]
+        add = true               # a new card: every column of cards.csv (copies default 0)
+        age = 2
+        type = "battle"
+
+    A changed or added row is validated like a cards.csv row; errors name the patch file and
+    the card. Raises RulesError for unknown cards (with close names), unknown fields, ``add``
+    of an existing name, or a bad value type.  ``data``: the patch as a dict already read
+    (``patch_path`` then only labels errors, e.g. an experiment file's [patch] table).
+    """
+    import difflib
+    patch_path = Path(patch_path)
+    if data is None:
+        data = _load_toml(patch_path)
+    if not data:
+        raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
+    rows = [dict(r) for r in rows]
+    names = sorted({(r["name"] or "").strip() for r in rows})
+    allowed = PATCH_FIELDS + ["remove", "add", "ages"]
+    for card, change in data.items():
+        entry = f"card {card!r}"
+        if not isinstance(change, dict):
+            raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
+                             f"allowed fields: {allowed}")
+        bad = [k for k in change if k not in allowed]
+        if bad:
+            raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
+        for flag in ("remove", "add"):
+            if flag in change and not isinstance(change[flag], bool):
+                raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
+        fields = {k: v for k, v in change.items() if k in PATCH_FIELDS}
+        for k, v in fields.items():
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
+        if change.get("add"):
+            if card in names:
+                raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
+                                 "drop 'add = true' to change it")
+            need = [k for k in ("age", "type") if k not in fields]
+            if need:
+                raise RulesError(f"{patch_path}: {entry}: field '{need[0]}': required for a new card")
+            new = {c: "" for c in CARD_COLUMNS}
+            new.update({c: "0" for c in COPY_COLUMNS})
+            new.update({k: str(v) for k, v in fields.items()}, name=card)
+            new["_file"], new["_entry"] = str(patch_path), f"{entry} (added)"
+            rows.append(new)
+            continue
+        if card not in names:
+            close = difflib.get_close_matches(card, names, n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
+        ages = change.get("ages")
+        if ages is not None and (not isinstance(ages, list) or not all(isinstance(a, int) and 1 <= a <= 3
+                                                                       for a in ages)):
+            raise RulesError(f"{patch_path}: {entry}: field 'ages': {ages!r}; allowed: a list of ages 1..3")
+        hit = 0
+        for r in rows:
+            if (r["name"] or "").strip() != card or (ages is not None and int(r["age"]) not in ages):
+                continue
+            hit += 1
+            if change.get("remove"):
+                r.update({c: "0" for c in COPY_COLUMNS})
+            r.update({k: str(v) for k, v in fields.items()})
+            r["_file"], r["_entry"] = str(patch_path), f"{entry} ({r['_entry']} of the card file)"
+        if hit == 0:
+            raise RulesError(f"{patch_path}: {entry}: field 'ages': no row of that card in ages {ages}")
+    return rows
+
+
+def patch_list(patch) -> list[tuple[Path, dict | None]]:
+    """None | path | [path or (label, dict), ...] -> [(path or label, dict or None)]."""
+    if patch is None:
+        return []
+    items = patch if isinstance(patch, (list, tuple)) and not (len(patch) == 2 and isinstance(patch[1], dict)) \
+        else [patch]
+    return [(Path(x[0]), x[1]) if isinstance(x, tuple) else (Path(x), None) for x in items]
+
+
+def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
+    """cards.csv (and optional card patches, see :func:`patch_list`) -> (names, texts, arrays dict).
+    Raises RulesError naming the file, row and column."""
+    rows = read_card_rows(path)
+    patches = patch_list(patch)
+    for ppath, pdata in patches:
+        rows = apply_card_patch(rows, ppath, pdata)
+    patch = ", ".join(str(p) for p, _ in patches) or None
+    card_file = path
     C = len(rows)
     a = dict(
         card_age=np.zeros(C, np.int8), card_type=np.zeros(C, np.int8),
@@ -413,7 +578,7 @@ def load_cards(path: Path, opcodes: dict, regions: list[str]):
 
     for i, r in enumerate(rows):
         name = (r["name"] or "").strip()
-        entry = f"row {i + 2} ({name or '?'})"
+        path, entry = r["_file"], r["_entry"]
         if not name:
             _err(path, entry, "name", "empty")
         names.append(name)
@@ -446,18 +611,21 @@ def load_cards(path: Path, opcodes: dict, regions: list[str]):
             _err(path, entry, "effects", "a quest needs one quest_* opcode")
         if a["card_value"][i] == -1 and not any(c == E.OP_COPY_HIGHEST for c, _, _ in effs):
             _err(path, entry, "value", "'X' needs the copy_highest opcode")
+    src = f"{card_file}" if patch is None else f"{card_file} with patch {patch}"
     if C > MAX_CARDS:
-        raise RulesError(f"{path}: {C} cards; allowed: at most {MAX_CARDS}")
+        raise RulesError(f"{src}: {C} cards; allowed: at most {MAX_CARDS}")
     for age in (1, 2, 3):
         n = int(a["card_copies"][a["card_age"] == age, 5].sum())
         if n > E.MAX_DECK:
-            raise RulesError(f"{path}: age {age}: {n} cards for 5 players; allowed: at most {E.MAX_DECK}")
+            raise RulesError(f"{src}: age {age}: {n} cards for 5 players; allowed: at most {E.MAX_DECK}")
     return names, texts, a
 
 
 def load_ruleset(name: str = "blood-rage", options: dict | None = None,
-                 cards_path: Path | None = None, data_dir: Path = DATA_DIR) -> Ruleset:
-    """Load and validate rule set ``name``; ``options`` override rules.toml [options].
+                 cards_path: Path | None = None, data_dir: Path = DATA_DIR,
+                 patch=None) -> Ruleset:
+    """Load and validate rule set ``name``; ``options`` override rules.toml [options];
+    ``patch`` is a card patch (TOML, format in :func:`apply_card_patch`) applied to cards.csv.
 
     Raises RulesError for an unknown rule set, option or malformed file.
     """
@@ -476,11 +644,20 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     opt_vec = option_vector("--option", opts, track_sets)
     r["track"], r["bonus"] = track_sets[opts["stat_tracks"]]
     cards_path = Path(cards_path) if cards_path else root / "cards.csv"
-    cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions)
+    cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions, patch)
     god_names, gods = _load_gods(root / "gods.toml")
     if opts.get("gods_of_asgard") and not god_names:
         raise RulesError(f"--option gods_of_asgard: {root / 'gods.toml'} is missing")
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
                               prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca, **gods))
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts, god_names)
+    patches = patch_list(patch)
+    psha = None
+    if patches:
+        import json
+        h = hashlib.sha256()
+        for pp, pdata in patches:
+            h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
+        psha = h.hexdigest()
+    return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts, god_names,
+                   str(cards_path), ", ".join(str(p) for p, _ in patches) or None, psha)

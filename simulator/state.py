@@ -59,6 +59,8 @@ STATE_DTYPE = np.dtype([
     ("path", np.int8, (P5, E.MAX_PATH)),  # stat codes in raise order, -1 pad
     ("path_n", np.int16, (P5,)),
     ("picks", np.int16, (P5, 3, E.MAX_PICKS)),  # drafted cards by age and pick, -1 pad
+    ("uses", np.int16, (P5, E.MAX_USES)),  # card uses in order: card * 16 + age * 4 + USE_*, -1 pad
+    ("use_n", np.int16, (P5,)),
     ("rank", np.int8, (P5,)),  # final rank, 1 = winner (ties share)
     ("board_rag", np.int16, (P5,)),  # figures on the board when Ragnarök begins, summed over the ages
     ("fired", np.int32, (E.MAX_CARDS,)),  # times each card's text acted this game
@@ -124,6 +126,8 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.path_n, 0)
     for p in range(P5):
         _fill2(S.picks[p], -1)
+    _fill2(S.uses, -1)
+    _fill1(S.use_n, 0)
     _fill1(S.rank, 0)
     _fill1(S.board_rag, 0)
     _fill1(S.fired, 0)
@@ -134,6 +138,15 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.script_n, 0)
     _fill1(S.script_i, 0)
     S.rs[0] = seed
+
+
+@njit(cache=True)
+def note_use_nb(S, p, c, how):
+    """Record that clan p used card c this age (how = USE_*); uses past MAX_USES are dropped."""
+    n = S.use_n[p]
+    if n < S.uses.shape[1]:
+        S.uses[p, n] = c * 16 + S.gs[G_AGE] * 4 + how
+        S.use_n[p] = n + 1
 
 
 @njit(cache=True)

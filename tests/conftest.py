@@ -20,6 +20,11 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
     picks[:, :, :, :4] = rng.integers(0, 40, (G, P, 3, 4))
     rank = np.tile(np.arange(1, P + 1, dtype=np.int8), (G, 1))
     rank = np.take_along_axis(rank, rng.permuted(np.tile(np.arange(P), (G, 1)), axis=1), axis=1)
+    # each clan uses the first two cards it drafted in each age: one in battle, one as an upgrade
+    uses = np.full((G, P, E.MAX_USES), -1, np.int16)
+    for a in range(3):
+        for k, how in ((0, E.USE_BATTLE), (1, E.USE_UPGRADE)):
+            uses[:, :, 2 * a + k] = picks[:, :, a, k] * 16 + (a + 1) * 4 + how
     return BatchOut(
         glory=rng.integers(0, 30, (G, P, E.N_GLORY_SRC)).astype(np.int32),
         stats=rng.integers(0, E.N_STEPS, (G, P, 3)).astype(np.int8),
@@ -27,6 +32,7 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
         n_turns=np.full(G, 50, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
         god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=rng.integers(0, 20, (G, P)).astype(np.int16),
+        uses=uses,
     )
 
 

@@ -1,0 +1,138 @@
+"""Experiment files (TOML) for ``volva study``: what to play, validated with clear errors.
+
+Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
+
+    name = "archetypes-4p"          # label in the report
+    ruleset = "blood-rage"          # a directory under simulator/data/
+    players = 4                     # 2..5
+    lineup = "balanced,ragnarok-diver,thor-warlord,loki-martyr"   # or a list of names
+    games = 200000
+    seed = 1
+    batch_size = 10000
+    rotate = true                   # seat rotation on shared seeds
+    modules = ["gods-of-asgard"]    # rule modules
+    options = { tie_break = "rage" }   # rule options (rules.toml [options])
+    patches = ["smite4.toml"]       # card patches, paths relative to this file
+    keep_rows = false               # also write clans/picks/plays.parquet
+    [patch."Tyr's Smite"]           # an inline card patch (same format as a patch file)
+    value = 4
+
+A malformed file raises ExperimentError naming the file, the key and the allowed values.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_LINEUP = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
+
+
+class ExperimentError(ValueError):
+    """A malformed experiment file or value."""
+
+
+@dataclass
+class Experiment:
+    """One study: rule set, lineup, games, seed, modules, options and card patches."""
+    name: str = "default"
+    ruleset: str = "blood-rage"
+    players: int = 4
+    lineup: list = field(default_factory=lambda: list(DEFAULT_LINEUP))
+    games: int = 200_000
+    seed: int = 1
+    batch_size: int = 10_000
+    rotate: bool = True
+    modules: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    patches: list = field(default_factory=list)  # Paths
+    inline_patch: dict = field(default_factory=dict)
+    keep_rows: bool = False
+    source: str = "(built-in default)"
+
+    def with_(self, **kw) -> "Experiment":
+        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+
+    def option_args(self) -> list[str]:
+        out = [f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in self.options.items()]
+        return out
+
+
+DEFAULT_EXPERIMENT = Experiment()
+
+_TYPES = {
+    "name": (str,), "ruleset": (str,), "players": (int,), "lineup": (str, list), "games": (int,),
+    "seed": (int,), "batch_size": (int,), "rotate": (bool,), "modules": (list,), "options": (dict,),
+    "patches": (list,), "patch": (dict,), "keep_rows": (bool,),
+}
+
+
+def _bad(path, key, msg):
+    raise ExperimentError(f"{path}: key '{key}': {msg}")
+
+
+def load_experiment(path: Path) -> Experiment:
+    """Read and check an experiment file. Raises ExperimentError naming the file and key."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            d = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ExperimentError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ExperimentError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ExperimentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    for k, v in d.items():
+        if k not in _TYPES:
+            _bad(path, k, f"unknown key; allowed: {sorted(_TYPES)}")
+        types = _TYPES[k]
+        if isinstance(v, bool) and bool not in types or not isinstance(v, types):
+            _bad(path, k, f"{v!r}; expected {' or '.join(t.__name__ for t in types)}")
+    kw = {k: d[k] for k in ("name", "ruleset", "players", "games", "seed", "batch_size", "rotate", "keep_rows")
+          if k in d}
+    if "lineup" in d:
+        lu = d["lineup"]
+        if isinstance(lu, list):
+            if not all(isinstance(x, str) for x in lu):
+                _bad(path, "lineup", f"{lu!r}; expected a list of strategy names")
+            lu = ",".join(lu)
+        kw["lineup"] = [x.strip() for x in lu.split(",")]
+    if "modules" in d:
+        if not all(isinstance(x, str) for x in d["modules"]):
+            _bad(path, "modules", f"{d['modules']!r}; expected a list of module names")
+        kw["modules"] = list(d["modules"])
+    if "options" in d:
+        for k, v in d["options"].items():
+            if not isinstance(v, (bool, int, str)):
+                _bad(path, f"options.{k}", f"{v!r}; expected an integer, true/false or a string")
+        kw["options"] = dict(d["options"])
+    if "patches" in d:
+        ps = []
+        for x in d["patches"]:
+            if not isinstance(x, str):
+                _bad(path, "patches", f"{x!r}; expected a list of file paths")
+            p = Path(x) if Path(x).is_absolute() else path.parent / x
+            if not p.is_file():
+                _bad(path, "patches", f"{x!r}: file not found ({p})")
+            ps.append(p)
+        kw["patches"] = ps
+    if "patch" in d:
+        kw["inline_patch"] = d["patch"]
+    exp = Experiment(source=str(path), **kw)
+    check(exp, str(path))
+    return exp
+
+
+def check(exp: Experiment, where: str) -> None:
+    """Range checks shared by files and command-line overrides. Raises ExperimentError."""
+    if not 2 <= exp.players <= 5:
+        _bad(where, "players", f"{exp.players}; allowed: 2..5")
+    if exp.games < 1:
+        _bad(where, "games", f"{exp.games}; allowed: 1 or more")
+    if exp.batch_size < 1:
+        _bad(where, "batch_size", f"{exp.batch_size}; allowed: 1 or more")
+    if not 0 <= exp.seed < 2 ** 64:
+        _bad(where, "seed", f"{exp.seed}; allowed: 0..{2 ** 64 - 1}")

@@ -1,0 +1,144 @@
+"""Playing a run batch by batch into a directory: sufficient statistics always, rows optionally.
+
+``play_batch_frames`` plays games ``first..first+n-1`` of an experiment (seat rotation as
+:func:`simulator.api.game_plan`) and returns its row frames and their :class:`Stats`;
+``RunWriter`` keeps a run directory up to date after every batch:
+
+- ``stats/``          sufficient statistics (always; what ``volva report`` reads)
+- ``clans.parquet``   one row per clan per game    } only with keep_rows
+- ``picks.parquet``   one row per card drafted     } (appended one row group per batch)
+- ``plays.parquet``   one row per card used        }
+- ``run.json``        the experiment, versions, status and ``games_done``
+
+Everything is rewritten or appended after each batch, so a stopped run keeps every finished
+batch, and ``resume`` continues a stopped run (stats only) from ``games_done``.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import records as R
+from analysis.suffstats import Stats, checkpoints
+
+
+@dataclass
+class Frames:
+    """Row frames of one batch (game order, then seat) and their sums."""
+    clans: pd.DataFrame
+    picks: pd.DataFrame
+    plays: pd.DataFrame
+    stats: Stats
+
+
+def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool,
+                      points: np.ndarray | None) -> Frames:
+    """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
+    and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
+    from simulator.api import game_plan, play_batch, rotated
+    P = len(pols)
+    cp, pp, up = [], [], []
+    for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate):
+        b = play_batch(rs, rotated(pols, r), seeds)
+        cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names))
+        pp.append(R.picks_frame(b, ids, rs))
+        up.append(R.plays_frame(b, ids, rs))
+
+    def cat(parts):
+        return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable") \
+            .reset_index(drop=True)
+    clans, picks, plays = cat(cp), cat(pp), cat(up)
+    return Frames(clans, picks, plays, Stats.from_frames(clans, picks, plays, R.card_gods(rs), points))
+
+
+ROW_FILES = {"clans": ("clans.parquet", R.CLANS_SCHEMA), "picks": ("picks.parquet", R.PICKS_SCHEMA),
+             "plays": ("plays.parquet", R.PLAYS_SCHEMA)}
+
+
+@dataclass
+class RunWriter:
+    """Keeps ``out`` current after each batch (see the module doc)."""
+    out: Path
+    meta: dict
+    keep_rows: bool
+    stats: Stats = field(default_factory=Stats)
+    writers: dict = field(default_factory=dict)
+
+    def open(self) -> None:
+        import pyarrow.parquet as pq
+        self.out.mkdir(parents=True, exist_ok=True)
+        if self.keep_rows:
+            for k, (fname, schema) in ROW_FILES.items():
+                self.writers[k] = pq.ParquetWriter(self.out / fname, schema)
+        self.write_meta()
+
+    def add(self, fr: Frames, n: int) -> None:
+        """Append one batch of ``n`` games (rows, then stats, then run.json: a crash between
+        them leaves run.json at the previous batch, which every file holds)."""
+        if self.keep_rows:
+            for k in ROW_FILES:
+                self.writers[k].write_table(R.arrow_table(getattr(fr, k), ROW_FILES[k][1]))
+        self.stats.add(fr.stats)
+        self.stats.save(self.out)
+        self.meta["games_done"] = self.meta.get("games_done", 0) + n
+        self.write_meta()
+
+    def write_meta(self) -> None:
+        tmp = self.out / ".run.json.tmp"
+        tmp.write_text(json.dumps(self.meta, indent=2) + "\n")
+        os.replace(tmp, self.out / "run.json")
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+        self.writers = {}
+
+
+def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate: bool, writer: RunWriter,
+                start: int = 0, progress=None) -> int:
+    """Play games start..games-1 in batches into ``writer``; returns games done in this call.
+    ``progress(n)`` is called after each batch. KeyboardInterrupt propagates after the last
+    finished batch is written."""
+    points = checkpoints(games)
+    done = 0
+    for first in range(start, games, batch_size):
+        n = min(batch_size, games - first)
+        fr = play_batch_frames(rs, names, pols, seed, first, n, rotate, points)
+        writer.add(fr, n)
+        done += n
+        if progress is not None:
+            progress(n)
+    return done
+
+
+RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games", "batch_size",
+               "card_file_sha256", "patch_sha256", "draft_rules")
+
+
+def check_resume(out: Path, meta: dict) -> dict:
+    """The run.json of a stopped run in ``out`` that ``meta`` may continue. Raises ValueError
+    naming the file and the first setting that differs, or when the run kept rows."""
+    p = out / "run.json"
+    try:
+        old = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"--resume: {p}: file not found (nothing to resume)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"--resume: {p}: unreadable ({exc})") from None
+    if not isinstance(old, dict):
+        raise ValueError(f"--resume: {p}: not a Volva run.json")
+    if old.get("keep_rows"):
+        raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume")
+    for k in RESUME_KEYS:
+        if old.get(k) != meta.get(k):
+            raise ValueError(f"--resume: {p}: '{k}' was {old.get(k)!r}, now {meta.get(k)!r}; "
+                             "resume with the same experiment")
+    if not isinstance(old.get("games_done"), int) or old["games_done"] % meta["batch_size"] and \
+            old["games_done"] != meta["games"]:
+        raise ValueError(f"--resume: {p}: games_done {old.get('games_done')!r} is not a whole number of batches")
+    return old

@@ -1,0 +1,398 @@
+"""Sufficient statistics of a run: integer sums per group, added batch by batch.
+
+A 10M-game run never holds its rows: each batch's clan, pick and card-use rows are reduced
+to small tables of sums (``n`` clan-rows, ``w`` = 60 x the sum of win_share, ``g`` and ``g2``
+= sums of Glory and Glory², ...) and added to the running totals.  Every rate, mean and
+interval of the report (:mod:`analysis.aggregate`) is a function of these sums.  All sums
+are integers (60 x win_share is an integer for ties of 1..5 clans), so the totals, and
+everything computed from them, are identical for any batch size, thread count or order.
+
+Tables (key columns -> sum columns; strings for names, ints for seat/age/games):
+
+=============  ==========================================  ===========================================
+name           keys                                        sums
+=============  ==========================================  ===========================================
+clans          n_players, seat, strategy                   n w g g2 figs legendary, s_<src> q_<src>
+levels         strategy, levels ('R3 A6 H1'), legendary    n w g g2
+paths          strategy, path (first 3 raises)             n w g g2
+gods           strategy, gods (Gods of Ásgard in play)     n w g g2
+drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2
+draft          strategy, age, card                         times pick_sum n w g g2
+use            strategy, age, card, use                    times n w g g2
+h2h            strategy, opponent                          games w ahead2
+convergence    strategy, games                             n w
+=============  ==========================================  ===========================================
+
+``legendary`` counts a clan's stats on step 4 or higher (001 "legendary levels": +10/+20
+Glory).  ``god_pair``: the two gods with most cards among the clan's draft picks (all
+ages), ties broken by god order (odin, thor, tyr, loki, frigga, heimdall); one god if it
+drafted only one god's cards, ``(none)`` if none (docs/rulings.md R39).  In ``h2h``,
+``ahead2`` is 2 per game the row strategy finished above the opponent and 1 per tie.
+``convergence`` holds cumulative sums over games ``0..games-1`` at fixed checkpoints.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simulator import enums as E
+
+WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
+SOURCES = tuple(E.GLORY_SOURCE_NAMES)
+KEYS = {
+    "clans": ["n_players", "seat", "strategy"],
+    "levels": ["strategy", "levels", "legendary"],
+    "paths": ["strategy", "path"],
+    "gods": ["strategy", "gods"],
+    "drafted_gods": ["strategy", "god_pair"],
+    "draft": ["strategy", "age", "card"],
+    "use": ["strategy", "age", "card", "use"],
+    "h2h": ["strategy", "opponent"],
+    "convergence": ["strategy", "games"],
+}
+SUMS = {
+    "clans": ["n", "w", "g", "g2", "figs", "legendary", *[f"s_{s}" for s in SOURCES],
+              *[f"q_{s}" for s in SOURCES]],
+    "levels": ["n", "w", "g", "g2"], "paths": ["n", "w", "g", "g2"], "gods": ["n", "w", "g", "g2"],
+    "drafted_gods": ["n", "w", "g", "g2"],
+    "draft": ["times", "pick_sum", "n", "w", "g", "g2"],
+    "use": ["times", "n", "w", "g", "g2"],
+    "h2h": ["games", "w", "ahead2"],
+    "convergence": ["n", "w"],
+}
+INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
+STATS_DIR = "stats"
+
+
+class RunDataError(ValueError):
+    """A run file that is missing, unreadable, or lacks the expected columns."""
+
+
+class StatsError(RunDataError):
+    """A stats directory that is missing, unreadable or not Volva output."""
+
+
+def checkpoints(games: int) -> np.ndarray:
+    """int64 game counts at which convergence sums are kept: 10, 20, 50, 100, 200, 500, ...
+    (1-2-5 steps) below ``games``, and ``games`` itself."""
+    pts = [m * 10 ** k for k in range(1, 12) for m in (1, 2, 5) if m * 10 ** k < games]
+    return np.array(sorted(set(pts + [int(games)])), np.int64)
+
+
+def _empty(name: str) -> pd.DataFrame:
+    cols = {k: pd.Series(dtype=np.int64 if k in INT_KEYS else object) for k in KEYS[name]}
+    cols.update({s: pd.Series(dtype=np.int64) for s in SUMS[name]})
+    return pd.DataFrame(cols)
+
+
+def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Group ``df`` (key + sum columns of table ``name``) by its keys and add the sums."""
+    keys = KEYS[name]
+    if len(df) == 0:
+        return _empty(name)
+    for k in keys:
+        if k not in INT_KEYS:
+            df[k] = df[k].astype(str)
+    out = df.groupby(keys, sort=True, observed=True)[SUMS[name]].sum().reset_index()
+    for s in SUMS[name]:
+        out[s] = out[s].astype(np.int64)
+    for k in keys:
+        out[k] = out[k].astype(np.int64) if k in INT_KEYS else out[k].astype(object)
+    return out
+
+
+def level_labels(clans: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """('R3 A6 H1' per row, legendary count per row) from rage/axes/horns_level (1..6)."""
+    lv = np.stack([clans[f"{s}_level"].to_numpy(np.int64) for s in E.STAT_NAMES], axis=1)
+    key = lv[:, 0] * 100 + lv[:, 1] * 10 + lv[:, 2]
+    uniq, inv = np.unique(key, return_inverse=True)
+    labels = np.array([f"R{k // 100} A{k // 10 % 10} H{k % 10}" for k in uniq], dtype=object)
+    return labels[inv.reshape(-1)], (lv >= 4).sum(axis=1)
+
+
+def path_prefix(stat_path: pd.Series, k: int) -> np.ndarray:
+    """First ``k`` raises of 'axes,rage,...' per row ('(none)' for a clan that never raised)."""
+    cats = stat_path.astype(str).astype("category")
+    names = np.array([",".join(str(c).split(",")[:k]) if str(c) else "(none)" for c in cats.cat.categories],
+                     dtype=object)
+    return names[cats.cat.codes.to_numpy()]
+
+
+def _row_index(clans: pd.DataFrame, game_id: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Clan row of each (game_id, seat); returns (found mask, row index of the found ones)."""
+    ckey = clans["game_id"].to_numpy(np.int64) * 8 + clans["seat"].to_numpy(np.int64)
+    order = np.argsort(ckey, kind="stable")
+    skey = ckey[order]
+    key = np.asarray(game_id, np.int64) * 8 + np.asarray(seat, np.int64)
+    if len(skey) == 0:
+        return np.zeros(len(key), bool), np.zeros(0, np.int64)
+    pos = np.minimum(np.searchsorted(skey, key), len(skey) - 1)
+    found = skey[pos] == key
+    return found, order[pos[found]]
+
+
+def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
+    """The clan's drafted god pair per row (see module doc); rows/gods: clan row and god code
+    (-1 none) of each pick."""
+    NG = len(E.GOD_NAMES)
+    ok = gods >= 0
+    counts = np.bincount(rows[ok] * NG + gods[ok], minlength=n_rows * NG).reshape(n_rows, NG)
+    # rank by count, then god order: score = count * NG + (NG - 1 - god)
+    score = counts * NG + (NG - 1 - np.arange(NG))[None, :]
+    top = np.argsort(-score, axis=1, kind="stable")[:, :2]
+    c1 = np.take_along_axis(counts, top[:, :1], 1)[:, 0]
+    c2 = np.take_along_axis(counts, top[:, 1:2], 1)[:, 0]
+    a, b = np.minimum(top[:, 0], top[:, 1]), np.maximum(top[:, 0], top[:, 1])
+    code = np.where(c1 == 0, -1, np.where(c2 == 0, top[:, 0] * NG + top[:, 0], a * NG + b))
+    uniq, inv = np.unique(code, return_inverse=True)
+    labels = []
+    for k in uniq:
+        if k < 0:
+            labels.append("(none)")
+        elif k // NG == k % NG:
+            labels.append(E.GOD_NAMES[k // NG])
+        else:
+            labels.append(f"{E.GOD_NAMES[k // NG]}+{E.GOD_NAMES[k % NG]}")
+    return np.array(labels, dtype=object)[inv.reshape(-1)]
+
+
+class Stats:
+    """Running sums of a run (see the module doc for the tables).
+
+    ``Stats.from_frames`` reduces one batch; ``a.add(b)`` adds two; ``save``/``load`` keep
+    them as ``stats/<table>.parquet`` plus ``stats/meta.json`` (games counted).
+    """
+
+    def __init__(self, tables: dict[str, pd.DataFrame] | None = None, games: int = 0):
+        self.tables = {k: (tables or {}).get(k, _empty(k)) for k in KEYS}
+        self.games = int(games)
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self.tables[name]
+
+    def add(self, other: "Stats") -> "Stats":
+        """Add ``other``'s sums into self (in place); returns self."""
+        for k in KEYS:
+            parts = [t for t in (self.tables[k], other.tables[k]) if len(t)]
+            self.tables[k] = _sum(pd.concat(parts, ignore_index=True), k) if len(parts) > 1 else \
+                (parts[0].copy() if parts else _empty(k))
+        self.games += other.games
+        return self
+
+    def equals(self, other: "Stats") -> bool:
+        """True if every table holds the same sums (row order as stored: sorted by keys)."""
+        return self.games == other.games and all(
+            self.tables[k].reset_index(drop=True).equals(other.tables[k].reset_index(drop=True)) for k in KEYS)
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def from_frames(cls, clans: pd.DataFrame, picks: pd.DataFrame | None = None,
+                    uses: pd.DataFrame | None = None, card_gods: dict | None = None,
+                    points: np.ndarray | None = None) -> "Stats":
+        """Sums of one batch.
+
+        clans: rows of ``clans.parquet`` (CLANS_COLUMNS); picks: ``picks.parquet`` rows
+        (game_id, seat, age, pick, card); uses: ``plays.parquet`` rows (game_id, seat, age,
+        card, use); card_gods: card name -> god name ('' none) for the drafted god pair;
+        points: convergence checkpoints (game counts; default: none kept).
+        """
+        R = len(clans)
+        st = clans["strategy"].astype(str).to_numpy(object)
+        w = np.rint(clans["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
+        g = clans["glory"].to_numpy(np.int64)
+        levels, legendary = level_labels(clans)
+        base = pd.DataFrame({"strategy": st, "n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g})
+        t = {}
+        c = base.assign(n_players=clans["n_players"].to_numpy(np.int64), seat=clans["seat"].to_numpy(np.int64),
+                        figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
+        for s in SOURCES:
+            v = clans[f"glory_{s}"].to_numpy(np.int64)
+            c[f"s_{s}"], c[f"q_{s}"] = v, v * v
+        t["clans"] = _sum(c, "clans")
+        t["levels"] = _sum(base.assign(levels=levels, legendary=legendary), "levels")
+        t["paths"] = _sum(base.assign(path=path_prefix(clans["stat_path"], 3)), "paths")
+        gods = clans["gods"].astype(str).to_numpy(object) if "gods" in clans else np.full(R, "", object)
+        t["gods"] = _sum(base.assign(gods=gods), "gods")
+        if picks is not None and len(picks):
+            found, rows = _row_index(clans, picks["game_id"].to_numpy(), picks["seat"].to_numpy())
+            card = picks["card"].astype(str).to_numpy(object)[found]
+            age = picks["age"].to_numpy(np.int64)[found]
+            pick = picks["pick"].to_numpy(np.int64)[found]
+            names = {n: i for i, n in enumerate(E.GOD_NAMES)}
+            cg = card_gods or {}
+            god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in card], np.int64) \
+                if len(card) else np.zeros(0, np.int64)
+            t["drafted_gods"] = _sum(base.assign(god_pair=_god_pairs(R, rows, god)), "drafted_gods")
+            t["draft"] = cls._card_table(base, rows, age, card, {"pick_sum": pick}, "draft")
+        if uses is not None and len(uses):
+            found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
+            card = uses["card"].astype(str).to_numpy(object)[found]
+            age = uses["age"].to_numpy(np.int64)[found]
+            use = uses["use"].astype(str).to_numpy(object)[found]
+            t["use"] = cls._card_table(base, rows, age, card, {}, "use", use)
+        t["h2h"] = cls._h2h(clans, st, w)
+        if points is not None:
+            t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))
+        games = int(clans["game_id"].nunique()) if R else 0
+        return cls(t, games)
+
+    @staticmethod
+    def _card_table(base, rows, age, card, extra, name, use=None):
+        """Per (strategy, age, card[, use]): times = rows, and n/w/g/g2 over distinct clans."""
+        d = pd.DataFrame({"r": rows, "age": age, "card": card, "times": np.ones(len(rows), np.int64), **extra})
+        keys = ["r", "age", "card"] + (["use"] if use is not None else [])
+        if use is not None:
+            d["use"] = use
+        per = d.groupby(keys, sort=False).sum().reset_index()  # one row per clan and card
+        b = base.iloc[per["r"].to_numpy()].reset_index(drop=True)
+        out = per.drop(columns="r").assign(strategy=b["strategy"].to_numpy(), n=b["n"].to_numpy(),
+                                           w=b["w"].to_numpy(), g=b["g"].to_numpy(), g2=b["g2"].to_numpy())
+        return _sum(out, name)
+
+    @staticmethod
+    def _h2h(clans, st, w):
+        """Per ordered pair of seats in each game: the row strategy's win share and places."""
+        gid = clans["game_id"].to_numpy(np.int64)
+        order = np.lexsort((clans["seat"].to_numpy(np.int64), gid))
+        P = int(clans["n_players"].iloc[0]) if len(clans) else 0
+        if len(clans) == 0 or len(clans) % P or not (np.diff(gid[order].reshape(-1, P), axis=1) == 0).all():
+            return _empty("h2h")
+        S = st[order].reshape(-1, P)
+        W = w[order].reshape(-1, P)
+        Rk = clans["rank"].to_numpy(np.int64)[order].reshape(-1, P)
+        parts = []
+        for i in range(P):
+            for j in range(P):
+                if i != j:
+                    parts.append(pd.DataFrame({
+                        "strategy": S[:, i], "opponent": S[:, j], "games": np.ones(len(S), np.int64),
+                        "w": W[:, i], "ahead2": 2 * (Rk[:, i] < Rk[:, j]) + (Rk[:, i] == Rk[:, j])}))
+        return _sum(pd.concat(parts, ignore_index=True), "h2h")
+
+    @staticmethod
+    def _convergence(clans, st, w, points):
+        gid = clans["game_id"].to_numpy(np.int64)
+        first = int(gid.min()) if len(gid) else 0
+        pts = points[points > first]
+        rows = []
+        for s in np.unique(st):
+            m = st == s
+            o = np.argsort(gid[m], kind="stable")
+            gs, ws = gid[m][o], np.cumsum(w[m][o])
+            k = np.searchsorted(gs, pts, side="left")  # rows with game_id < point
+            ok = k > 0
+            rows.append(pd.DataFrame({"strategy": s, "games": pts[ok], "n": k[ok], "w": ws[k[ok] - 1]}))
+        return _sum(pd.concat(rows, ignore_index=True), "convergence") if rows else _empty("convergence")
+
+    # ------------------------------------------------------------------ files
+
+    def save(self, run_dir: Path) -> None:
+        """Write ``run_dir/stats/`` (each table replaced atomically: write, then rename)."""
+        d = Path(run_dir) / STATS_DIR
+        d.mkdir(parents=True, exist_ok=True)
+        for k, df in self.tables.items():
+            tmp = d / f".{k}.parquet.tmp"
+            df.to_parquet(tmp, index=False)
+            os.replace(tmp, d / f"{k}.parquet")
+        tmp = d / ".meta.json.tmp"
+        tmp.write_text(json.dumps({"format": "volva-stats-1", "games": self.games}) + "\n")
+        os.replace(tmp, d / "meta.json")
+
+    @classmethod
+    def load(cls, run_dir: Path) -> "Stats":
+        """Read ``run_dir/stats/``. Raises StatsError naming the file."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        d = Path(run_dir) / STATS_DIR
+        mp = d / "meta.json"
+        try:
+            meta = json.loads(mp.read_text())
+        except FileNotFoundError:
+            raise StatsError(f"{mp}: file not found") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise StatsError(f"{mp}: unreadable ({' '.join(str(exc).split())})") from None
+        if not isinstance(meta, dict) or meta.get("format") != "volva-stats-1":
+            raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-1)")
+        tables = {}
+        for k in KEYS:
+            p = d / f"{k}.parquet"
+            if not p.is_file():
+                raise StatsError(f"{p}: file not found")
+            try:
+                df = pq.read_table(p).to_pandas()
+            except (pa.ArrowException, OSError, ValueError) as exc:
+                raise StatsError(f"{p}: unreadable Parquet file ({' '.join(str(exc).split())})") from None
+            missing = [c for c in KEYS[k] + SUMS[k] if c not in df.columns]
+            if missing:
+                raise StatsError(f"{p}: not a Volva stats table (missing columns: {', '.join(missing)})")
+            tables[k] = df[KEYS[k] + SUMS[k]]
+        return cls(tables, int(meta.get("games", 0)))
+
+
+def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | None = None) -> Stats:
+    """Stats of a run that kept rows (clans/picks[/plays].parquet), read one row group at a time
+    (a batch of ``volva run``) so memory stays bounded. Raises RunDataError naming the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from analysis.aggregate import CLANS_NEEDED, PICKS_NEEDED, read_parquet_columns
+    run_dir = Path(run_dir)
+    cp, pp, up = run_dir / "clans.parquet", run_dir / "picks.parquet", run_dir / "plays.parquet"
+    read_parquet_columns(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"], schema_only=True)
+    read_parquet_columns(pp, PICKS_NEEDED, schema_only=True)
+    have_uses = up.is_file()
+    if have_uses:
+        read_parquet_columns(up, USES_COLUMNS, schema_only=True)
+
+    def groups(path, cols):
+        try:
+            f = pq.ParquetFile(path)
+            for i in range(f.num_row_groups):
+                yield f.read_row_group(i, columns=cols).to_pandas()
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            raise RunDataError(f"{path}: unreadable Parquet file ({' '.join(str(exc).split())})") from None
+
+    clans_it = groups(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"])
+    picks_all = groups(pp, PICKS_NEEDED)
+    uses_all = groups(up, USES_COLUMNS) if have_uses else None
+    total = Stats()
+    pts = None
+    pend_p = pd.DataFrame(columns=PICKS_NEEDED)
+    pend_u = pd.DataFrame(columns=USES_COLUMNS)
+    for clans in clans_it:
+        if pts is None:
+            pts = checkpoints(games) if games else None
+        hi = int(clans["game_id"].max())
+        pend_p = _take_until(pend_p, picks_all, hi)
+        pk, pend_p = pend_p[pend_p["game_id"] <= hi], pend_p[pend_p["game_id"] > hi]
+        uk = None
+        if uses_all is not None:
+            pend_u = _take_until(pend_u, uses_all, hi)
+            uk, pend_u = pend_u[pend_u["game_id"] <= hi], pend_u[pend_u["game_id"] > hi]
+        total.add(Stats.from_frames(clans, pk, uk, card_gods, pts))
+    if total.games == 0:
+        raise RunDataError(f"{cp}: holds no rows")
+    return total
+
+
+USES_COLUMNS = ["game_id", "seat", "age", "card", "use"]
+
+
+def _take_until(pending: pd.DataFrame, it, hi: int) -> pd.DataFrame:
+    """Append row groups of ``it`` to ``pending`` until a row past game ``hi`` is seen (or the end)."""
+    parts = [pending]
+    last = int(pending["game_id"].max()) if len(pending) else -1
+    while last <= hi:
+        nxt = next(it, None)
+        if nxt is None:
+            break
+        parts.append(nxt)
+        if len(nxt):
+            last = int(nxt["game_id"].max())
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else pending
