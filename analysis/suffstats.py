@@ -84,7 +84,7 @@ def checkpoints(games: int) -> np.ndarray:
 
 
 def _empty(name: str) -> pd.DataFrame:
-    cols = {k: pd.Series(dtype=np.int64 if k in INT_KEYS else object) for k in KEYS[name]}
+    cols = {k: pd.Series(dtype=np.int64 if k in INT_KEYS else str) for k in KEYS[name]}
     cols.update({s: pd.Series(dtype=np.int64) for s in SUMS[name]})
     return pd.DataFrame(cols)
 
@@ -101,7 +101,7 @@ def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
     for s in SUMS[name]:
         out[s] = out[s].astype(np.int64)
     for k in keys:
-        out[k] = out[k].astype(np.int64) if k in INT_KEYS else out[k].astype(object)
+        out[k] = out[k].astype(np.int64) if k in INT_KEYS else out[k].astype(str)
     return out
 
 
@@ -160,6 +160,67 @@ def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
     return np.array(labels, dtype=object)[inv.reshape(-1)]
 
 
+def _codes(col) -> tuple[np.ndarray, np.ndarray]:
+    """(int64 codes, object array of labels) of a column (categorical or not); labels sorted."""
+    c = col.astype(str).astype("category") if not isinstance(col.dtype, pd.CategoricalDtype) else col
+    cats = np.array([str(x) for x in c.cat.categories], dtype=object)
+    order = np.argsort(cats, kind="stable")
+    rank = np.empty(len(cats), np.int64)
+    rank[order] = np.arange(len(cats))
+    return rank[c.cat.codes.to_numpy(np.int64)], cats[order]
+
+
+def _ints(a: np.ndarray) -> tuple[np.ndarray, None]:
+    return np.asarray(a, np.int64), None
+
+
+def _grouped(name: str, keys: list, values: dict) -> pd.DataFrame:
+    """Table ``name``: sums of ``values`` (int64 arrays) per distinct combination of ``keys``,
+    each (codes, labels) with labels None for an integer key (codes are the values)."""
+    if not len(next(iter(values.values()))):
+        return _empty(name)
+    cols, key = [], np.zeros(len(keys[0][0]), np.int64)
+    for codes, labels in keys:
+        lo = int(codes.min())
+        span = int(codes.max()) - lo + 1
+        key = key * span + (codes - lo)
+        cols.append((codes, labels, lo, span))
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    out = {}
+    for kname, (codes, labels, lo, span) in zip(KEYS[name], cols):
+        c = codes[first]
+        out[kname] = c.astype(np.int64) if labels is None else labels[c].astype(object)
+    for vname in SUMS[name]:
+        v = values[vname]
+        out[vname] = np.rint(np.bincount(inv, weights=v.astype(float), minlength=len(uniq))).astype(np.int64)
+    df = pd.DataFrame(out)
+    for k in KEYS[name]:
+        if k not in INT_KEYS:
+            df[k] = df[k].astype(str)
+    return df
+
+
+def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, pick=None, use=None) -> pd.DataFrame:
+    """Per (strategy, age, card[, use]): times = rows, pick_sum, and n/w/g/g2 over distinct clans."""
+    C = len(c_names)
+    U = len(use[1]) if use is not None else 1
+    uc = use[0] if use is not None else np.zeros(len(rows), np.int64)
+    k = ((rows * 4 + age) * C + c_code) * U + uc
+    uniq, first, inv = np.unique(k, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    times = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
+    r = uniq // (4 * C * U)
+    keys = [(s_code[r], s_names), _ints(age[first]), (c_code[first], c_names)]
+    if use is not None:
+        keys.append((uc[first], use[1]))
+    v = {kk: vals[kk][r] for kk in ("n", "w", "g", "g2")}
+    v["times"] = times
+    if pick is not None:
+        v["pick_sum"] = np.bincount(inv, weights=pick.astype(float), minlength=len(uniq)).astype(np.int64)
+    return _grouped(name, keys, v)
+
+
 class Stats:
     """Running sums of a run (see the module doc for the tables).
 
@@ -202,39 +263,43 @@ class Stats:
         points: convergence checkpoints (game counts; default: none kept).
         """
         R = len(clans)
-        st = clans["strategy"].astype(str).to_numpy(object)
+        s_code, s_names = _codes(clans["strategy"])
+        st = s_names[s_code]
         w = np.rint(clans["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
         g = clans["glory"].to_numpy(np.int64)
         levels, legendary = level_labels(clans)
-        base = pd.DataFrame({"strategy": st, "n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g})
+        vals = {"n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g}
         t = {}
-        c = base.assign(n_players=clans["n_players"].to_numpy(np.int64), seat=clans["seat"].to_numpy(np.int64),
-                        figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
+        cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
         for s in SOURCES:
             v = clans[f"glory_{s}"].to_numpy(np.int64)
-            c[f"s_{s}"], c[f"q_{s}"] = v, v * v
-        t["clans"] = _sum(c, "clans")
-        t["levels"] = _sum(base.assign(levels=levels, legendary=legendary), "levels")
-        t["paths"] = _sum(base.assign(path=path_prefix(clans["stat_path"], 3)), "paths")
-        gods = clans["gods"].astype(str).to_numpy(object) if "gods" in clans else np.full(R, "", object)
-        t["gods"] = _sum(base.assign(gods=gods), "gods")
+            cv[f"s_{s}"], cv[f"q_{s}"] = v, v * v
+        npl, seat = clans["n_players"].to_numpy(np.int64), clans["seat"].to_numpy(np.int64)
+        t["clans"] = _grouped("clans", [_ints(npl), _ints(seat), (s_code, s_names)], cv)
+        lv_code, lv_names = _codes(pd.Series(levels))
+        t["levels"] = _grouped("levels", [(s_code, s_names), (lv_code, lv_names), _ints(legendary)], vals)
+        t["paths"] = _grouped("paths", [(s_code, s_names), _codes(pd.Series(path_prefix(clans["stat_path"], 3)))],
+                              vals)
+        gods = clans["gods"] if "gods" in clans else pd.Series([""] * R)
+        t["gods"] = _grouped("gods", [(s_code, s_names), _codes(gods)], vals)
         if picks is not None and len(picks):
             found, rows = _row_index(clans, picks["game_id"].to_numpy(), picks["seat"].to_numpy())
-            card = picks["card"].astype(str).to_numpy(object)[found]
+            c_code, c_names = _codes(picks["card"])
+            c_code = c_code[found]
             age = picks["age"].to_numpy(np.int64)[found]
             pick = picks["pick"].to_numpy(np.int64)[found]
             names = {n: i for i, n in enumerate(E.GOD_NAMES)}
             cg = card_gods or {}
-            god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in card], np.int64) \
-                if len(card) else np.zeros(0, np.int64)
-            t["drafted_gods"] = _sum(base.assign(god_pair=_god_pairs(R, rows, god)), "drafted_gods")
-            t["draft"] = cls._card_table(base, rows, age, card, {"pick_sum": pick}, "draft")
+            god_of = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in c_names] + [-1], np.int64)
+            god_pair = _god_pairs(R, rows, god_of[c_code])
+            t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], vals)
+            t["draft"] = _card_table("draft", s_code, s_names, vals, rows, age, c_code, c_names, pick=pick)
         if uses is not None and len(uses):
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
-            card = uses["card"].astype(str).to_numpy(object)[found]
-            age = uses["age"].to_numpy(np.int64)[found]
-            use = uses["use"].astype(str).to_numpy(object)[found]
-            t["use"] = cls._card_table(base, rows, age, card, {}, "use", use)
+            c_code, c_names = _codes(uses["card"])
+            u_code, u_names = _codes(uses["use"])
+            t["use"] = _card_table("use", s_code, s_names, vals, rows, uses["age"].to_numpy(np.int64)[found],
+                                   c_code[found], c_names, use=(u_code[found], u_names))
         t["h2h"] = cls._h2h(clans, st, w)
         if points is not None:
             t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))
@@ -242,25 +307,12 @@ class Stats:
         return cls(t, games)
 
     @staticmethod
-    def _card_table(base, rows, age, card, extra, name, use=None):
-        """Per (strategy, age, card[, use]): times = rows, and n/w/g/g2 over distinct clans."""
-        d = pd.DataFrame({"r": rows, "age": age, "card": card, "times": np.ones(len(rows), np.int64), **extra})
-        keys = ["r", "age", "card"] + (["use"] if use is not None else [])
-        if use is not None:
-            d["use"] = use
-        per = d.groupby(keys, sort=False).sum().reset_index()  # one row per clan and card
-        b = base.iloc[per["r"].to_numpy()].reset_index(drop=True)
-        out = per.drop(columns="r").assign(strategy=b["strategy"].to_numpy(), n=b["n"].to_numpy(),
-                                           w=b["w"].to_numpy(), g=b["g"].to_numpy(), g2=b["g2"].to_numpy())
-        return _sum(out, name)
-
-    @staticmethod
     def _h2h(clans, st, w):
         """Per ordered pair of seats in each game: the row strategy's win share and places."""
         gid = clans["game_id"].to_numpy(np.int64)
         order = np.lexsort((clans["seat"].to_numpy(np.int64), gid))
         P = int(clans["n_players"].iloc[0]) if len(clans) else 0
-        if len(clans) == 0 or len(clans) % P or not (np.diff(gid[order].reshape(-1, P), axis=1) == 0).all():
+        if len(clans) == 0 or P < 2 or len(clans) % P or not (np.diff(gid[order].reshape(-1, P), axis=1) == 0).all():
             return _empty("h2h")
         S = st[order].reshape(-1, P)
         W = w[order].reshape(-1, P)

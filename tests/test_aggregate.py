@@ -1,8 +1,6 @@
 """analysis.aggregate: numbers checked against hand computation and statsmodels/scipy."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -13,6 +11,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
 from analysis import aggregate as A
+from analysis.suffstats import Stats, checkpoints, level_labels, path_prefix
 
 
 def _clans(rows):
@@ -25,7 +24,13 @@ def _clans(rows):
     df["rage_level"], df["axes_level"], df["horns_level"] = 1, 1, 1
     df["stat_path"] = pd.Categorical([""] * len(df))
     df["gods"] = pd.Categorical([""] * len(df))
+    df["rank"] = np.where(df["win_share"] > 0, 1, 2)
+    df["figures_at_ragnarok"] = 0
     return df
+
+
+def _st(clans, picks=None, uses=None, points=None):
+    return Stats.from_frames(clans, picks, uses, points=points)
 
 
 def test_win_rate_and_wilson_match_statsmodels():
@@ -34,7 +39,7 @@ def test_win_rate_and_wilson_match_statsmodels():
     for g in range(10):
         sa = 1.0 if g < 6 else (0.5 if g == 6 else 0.0)
         rows += [(g, 0, "a", sa, 10 + g), (g, 1, "b", 1.0 - sa, 5)]
-    t = A.by_strategy(_clans(rows)).set_index("strategy")
+    t = A.by_strategy(_st(_clans(rows))).set_index("strategy")
     assert t.loc["a", "n"] == 10 and t.loc["a", "wins"] == pytest.approx(6.5)
     assert t.loc["a", "win_rate"] == pytest.approx(0.65)
     lo, hi = proportion_confint(6.5, 10, alpha=0.05, method="wilson")
@@ -46,7 +51,7 @@ def test_win_rate_and_wilson_match_statsmodels():
     assert t.loc["a", "mean_glory"] == pytest.approx(14.5)
     assert (t.loc["a", "glory_ci_low"], t.loc["a", "glory_ci_high"]) == pytest.approx((tlo, thi))
     assert t["small"].all()  # n = 10 < 100
-    seats = A.by_seat(_clans(rows))
+    seats = A.by_seat(_st(_clans(rows)))
     assert list(seats["seat"]) == [0, 1] and (seats["expected"] == 0.5).all()
 
 
@@ -102,7 +107,7 @@ def _card_data(n_games=400, seed=3):
 
 def test_cards_hand_computation_and_planted_card():
     clans, picks = _card_data()
-    t = A.cards(clans, picks)
+    t = A.cards(_st(clans, picks))
     assert set(t["strategy"]) == {"x", "y"} and set(t["age"]) == {1}
     # hand computation for strategy x, card Good
     m = clans.merge(picks[picks.card == "Good"][["game_id", "seat"]].drop_duplicates().assign(d=True),
@@ -131,7 +136,7 @@ def test_cards_duplicate_copy_counts_once_as_drafted():
     clans = _clans([(0, 0, "x", 1.0, 1), (0, 1, "x", 0.0, 1), (1, 0, "x", 0.0, 1), (1, 1, "x", 1.0, 1)])
     picks = pd.DataFrame({"game_id": [0, 0, 0, 1, 1], "seat": [0, 0, 1, 0, 1], "age": [2] * 5,
                           "pick": [1, 3, 1, 2, 1], "card": ["Q", "Q", "R", "Q", "R"]})
-    t = A.cards(clans, picks).set_index("card")
+    t = A.cards(_st(clans, picks)).set_index("card")
     assert t.loc["Q", "times_drafted"] == 3 and t.loc["Q", "n_drafted"] == 2 and t.loc["Q", "n_not"] == 2
     assert t.loc["Q", "ata"] == pytest.approx(2.0)
     assert t.loc["Q", "win_rate_drafted"] == 0.5 and t.loc["R", "win_rate_drafted"] == 0.5
@@ -141,7 +146,7 @@ def test_cards_duplicate_copy_counts_once_as_drafted():
 def test_glory_by_source_means():
     c = _clans([(0, 0, "x", 1, 0), (1, 0, "x", 0, 0), (0, 1, "y", 0, 0)])
     c["glory_quest"] = [4, 6, 1]
-    t = A.glory_by_source(c)
+    t = A.glory_by_source(_st(c))
     q = t[(t.strategy == "x") & (t.source == "quest")].iloc[0]
     assert q["mean"] == 5 and q["n"] == 2
     lo, hi = stats.t.interval(0.95, 1, loc=5, scale=stats.sem([4, 6]))
@@ -154,27 +159,32 @@ def test_stat_paths_labels_and_rates():
     c["rage_level"] = [3, 3, 3, 3, 1, 1]
     c["axes_level"] = [6, 6, 6, 6, 2, 2]
     c["stat_path"] = pd.Categorical(["axes,rage,axes", "axes,rage", "rage", "", "axes,axes", "axes,rage,horns"])
-    assert list(A.final_levels(c)) == ["R3 A6 H1"] * 4 + ["R1 A2 H1"] * 2
-    assert list(A.first_raises(c["stat_path"])) == ["axes,rage", "axes,rage", "rage", "(none)", "axes,axes",
+    assert list(level_labels(c)[0]) == ["R3 A6 H1"] * 4 + ["R1 A2 H1"] * 2
+    assert list(level_labels(c)[1]) == [1] * 4 + [0] * 2  # one stat on step 4+ (Axes 6)
+    assert list(path_prefix(c["stat_path"], 2)) == ["axes,rage", "axes,rage", "rage", "(none)", "axes,axes",
                                                     "axes,rage"]
-    t = A.by_stat_path(c, "x")
+    t = A.by_stat_path(_st(c), "x")
     lv = t["levels"].set_index("path")
     assert lv.loc["R3 A6 H1", "n"] == 4 and lv.loc["R3 A6 H1", "win_rate"] == 0.5
     assert t["first_two"].iloc[0]["path"] == "axes,rage" and t["first_two"].iloc[0]["n"] == 3
+    three = t["first_three"].set_index("path")
+    assert three.loc["axes,rage,axes", "n"] == 1 and three.loc["axes,rage", "n"] == 1
+    leg = t["legendary"].set_index("legendary")
+    assert leg.loc[1, "n"] == 4 and leg.loc[0, "n"] == 2
 
 
 def test_gods_tables_and_matrix():
     rows = [(g, s, "x" if s == 0 else "y", 1.0 if s == g % 2 else 0.0, 1) for g in range(4) for s in range(2)]
     c = _clans(rows)
     c["gods"] = pd.Categorical(["odin+thor"] * 4 + ["thor+loki"] * 4)
-    t = A.by_gods(c)
+    t = A.by_gods(_st(c))
     assert np.allclose(t["pair"]["win_rate"], 0.5)  # 1/N by construction
     ps = t["pair_strategy"].set_index(["pair", "strategy"])
     assert ps.loc[("odin+thor", "x"), "win_rate"] == 0.5
     m = A.god_matrix(t["pair_strategy"][t["pair_strategy"].strategy == "x"])
     assert list(m.index) == ["odin", "thor", "loki"]
     assert m.at["odin", "thor"] == m.at["thor", "odin"] == 0.5 and np.isnan(m.at["odin", "loki"])
-    assert A.by_gods(_clans(rows)) is None
+    assert A.by_gods(_st(_clans(rows))) is None
 
 
 def test_convergence_last_point_is_full_data():
@@ -182,8 +192,8 @@ def test_convergence_last_point_is_full_data():
     G = 5000
     w = rng.random(G) < 0.4
     rows = [(g, s, "x" if s == 0 else "y", float(w[g] == (s == 0)), 1) for g in range(G) for s in range(2)]
-    t = A.convergence(_clans(rows))
-    assert t["strategy"].iloc[0] == "x" and 15 <= len(t) <= 20
+    t = A.convergence(_st(_clans(rows), points=checkpoints(G)), "x")
+    assert list(t["games"]) == [10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
     assert t["games"].iloc[-1] == G and t["n"].iloc[-1] == G
     lo, hi = proportion_confint(w.sum(), G, method="wilson")
     assert t["half_width"].iloc[-1] == pytest.approx((hi - lo) / 2)
@@ -201,31 +211,95 @@ def test_read_errors_name_the_file(tmp_path):
         A.load_clans(tmp_path / "nowhere")
 
 
-def test_large_frames_are_fast():
-    """400,000 clan rows and 1.6M picks aggregate in a few seconds."""
-    rng = np.random.default_rng(1)
-    G, P = 100_000, 4
+def _random_run(G=3000, P=4, seed=1):
+    """Synthetic clans/picks/uses of G games (one winner each, some 2-way ties)."""
+    rng = np.random.default_rng(seed)
     gid = np.repeat(np.arange(G), P)
     seat = np.tile(np.arange(P), G)
     winner = rng.integers(0, P, G)
+    tie = rng.random(G) < 0.1
+    second = (winner + 1) % P
+    share = (seat == np.repeat(winner, P)).astype(float)
+    both = np.repeat(tie, P) & ((seat == np.repeat(winner, P)) | (seat == np.repeat(second, P)))
+    share = np.where(np.repeat(tie, P), np.where(both, 0.5, 0.0), share)
     clans = pd.DataFrame({
         "game_id": gid, "n_players": np.int8(P), "seat": seat.astype(np.int8),
         "strategy": pd.Categorical(np.where(seat == 2, "random", "greedy")),
-        "glory": rng.integers(0, 120, G * P), "win_share": (seat == np.repeat(winner, P)).astype(float),
+        "glory": rng.integers(0, 120, G * P), "win_share": share, "rank": np.where(share > 0, 1, 2),
         "rage_level": rng.integers(1, 7, G * P), "axes_level": rng.integers(1, 7, G * P),
-        "horns_level": rng.integers(1, 7, G * P),
+        "horns_level": rng.integers(1, 7, G * P), "figures_at_ragnarok": rng.integers(0, 20, G * P),
         "stat_path": pd.Categorical.from_codes(rng.integers(0, 3, G * P), ["", "axes,rage", "rage,horns,axes"]),
         "gods": pd.Categorical.from_codes(rng.integers(0, 2, G * P), ["odin+thor", "tyr+loki"]),
     })
     for c in A.GLORY_COLUMNS:
         clans[c] = rng.integers(0, 20, G * P)
-    k = 4  # picks per clan
+    k = 4
     picks = pd.DataFrame({
         "game_id": np.repeat(gid, k), "seat": np.repeat(seat, k).astype(np.int8),
-        "age": np.int8(1), "pick": np.tile(np.arange(1, k + 1), G * P).astype(np.int8),
-        "card": pd.Categorical.from_codes(rng.integers(0, 60, G * P * k), [f"c{i}" for i in range(60)]),
+        "age": rng.integers(1, 4, G * P * k).astype(np.int8), "pick": np.tile(np.arange(1, k + 1), G * P).astype(np.int8),
+        "card": pd.Categorical.from_codes(rng.integers(0, 30, G * P * k), [f"c{i}" for i in range(30)]),
     })
-    t0 = time.perf_counter()
-    res = A.aggregate(clans, picks)
-    assert time.perf_counter() - t0 < 10
-    assert res["strategy"]["n"].sum() == G * P and len(res["cards"]) == 120
+    uses = picks.iloc[::2][["game_id", "seat", "age", "card"]].assign(
+        use=pd.Categorical.from_codes(rng.integers(0, 4, len(picks) // 2), ["battle", "upgrade", "quest", "keep"]))
+    gods = {f"c{i}": ["odin", "thor", "tyr", ""][i % 4] for i in range(30)}
+    return clans, picks, uses.reset_index(drop=True), gods
+
+
+def test_sums_do_not_depend_on_batching():
+    """Stats of the whole equal the sum of per-batch stats, exactly, for any batch split (the
+    bounded-memory path gives the same report as all rows at once)."""
+    clans, picks, uses, gods = _random_run()
+    pts = checkpoints(3000)
+    whole = Stats.from_frames(clans, picks, uses, gods, pts)
+    for size in (1, 7, 1000):
+        parts = Stats()
+        for first in range(0, 3000, size * 50 if size == 1 else size):
+            last = first + (size * 50 if size == 1 else size)
+            sel = lambda d: d[(d["game_id"] >= first) & (d["game_id"] < last)]  # noqa: E731
+            parts.add(Stats.from_frames(sel(clans), sel(picks), sel(uses), gods, pts))
+        assert parts.equals(whole), size
+    # and the tables agree with a direct pandas computation
+    t = A.by_strategy(whole).set_index("strategy")
+    direct = clans.groupby("strategy", observed=True)["win_share"].agg(["size", "mean"])
+    assert t.loc["greedy", "n"] == direct.loc["greedy", "size"]
+    assert t.loc["greedy", "win_rate"] == pytest.approx(direct.loc["greedy", "mean"])
+    c = A.cards(whole)
+    assert c["times_drafted"].sum() == len(picks)
+    h = A.head_to_head(whole, value="ahead")
+    assert h.at["greedy", "random"] + h.at["random", "greedy"] == pytest.approx(1.0)
+
+
+def test_stats_save_load_roundtrip(tmp_path):
+    clans, picks, uses, gods = _random_run(500)
+    st = Stats.from_frames(clans, picks, uses, gods, checkpoints(500))
+    st.save(tmp_path)
+    back = Stats.load(tmp_path)
+    assert back.equals(st) and back.games == 500
+    (tmp_path / "stats" / "draft.parquet").write_bytes(b"PAR1 garbage")
+    with pytest.raises(A.RunDataError, match="draft.parquet"):
+        Stats.load(tmp_path)
+
+
+def test_drafted_god_pair_rule():
+    """R39: the two gods with most cards among a clan's picks, ties by god order."""
+    clans = _clans([(0, s, "x", 1.0 if s == 0 else 0.0, 1) for s in range(4)])
+    cards = {"T1": "thor", "T2": "thor", "L1": "loki", "O1": "odin", "Y1": "tyr", "N": ""}
+    picks = pd.DataFrame({"game_id": 0, "seat": [0, 0, 0, 0, 1, 1, 2, 3],
+                          "age": 1, "pick": [1, 2, 3, 4, 1, 2, 1, 1],
+                          "card": ["T1", "T2", "L1", "N", "O1", "Y1", "T1", "N"]})
+    st = Stats.from_frames(clans, picks, card_gods=cards)
+    got = dict(zip(st["drafted_gods"]["god_pair"], st["drafted_gods"]["n"]))
+    # seat 0: thor 2, loki 1 -> thor+loki; seat 1: odin 1, tyr 1 -> odin+tyr; seat 2: thor; seat 3: none
+    assert got == {"thor+loki": 1, "odin+tyr": 1, "thor": 1, "(none)": 1}
+
+
+def test_card_uses_played_and_kept():
+    clans = _clans([(g, s, "x", 1.0 if s == g % 2 else 0.0, 10 * s) for g in range(4) for s in range(2)])
+    uses = pd.DataFrame({"game_id": [0, 1, 2, 3, 0], "seat": [0, 1, 0, 1, 1], "age": 1,
+                         "card": ["A", "A", "A", "A", "A"], "use": ["battle", "battle", "upgrade", "keep", "keep"]})
+    u = A.card_uses(_st(clans, uses=uses)).set_index("use")
+    # played (battle or upgrade): game 0 seat 0 (won), game 1 seat 1 (won), game 2 seat 0 (won)
+    assert u.loc["played", "n"] == 3 and u.loc["played", "win_rate"] == 1.0
+    assert u.loc["played", "n_not"] == 5 and u.loc["played", "win_rate_not"] == pytest.approx(1 / 5)
+    assert u.loc["keep", "n"] == 2 and u.loc["battle", "n"] == 2
+    assert u.loc["keep", "mean_glory"] == pytest.approx(10.0)
