@@ -329,9 +329,6 @@ def cards(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     return out.sort_values(["strategy", "age", "card"]).reset_index(drop=True)
 
 
-PLAYED_USES = ("battle", "upgrade", "quest")
-
-
 def card_uses(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     """Per (strategy, age, card, use): clans that played the card that way (use = battle,
     upgrade, quest; 'played' = any of the three; 'keep' = carried over at Discard) against the
@@ -340,11 +337,7 @@ def card_uses(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     u = st["use"]
     if not len(u):
         return pd.DataFrame()
-    played = u[u["use"].isin(PLAYED_USES)]
-    # a clan plays a card one way only (it leaves the hand), so per-use sums add up to 'played'
-    allp = played.assign(use="played")
-    t = pd.concat([u, allp], ignore_index=True)
-    t = t.groupby(["strategy", "age", "card", "use"], sort=True)[["times", "n", "w", "g", "g2"]].sum().reset_index()
+    t = u.groupby(["strategy", "age", "card", "use"], sort=True)[["times", "n", "w", "g", "g2"]].sum().reset_index()
     out = _vs_rest(t, _totals(st), ["strategy", "age", "card", "use"], alpha)
     out.insert(4, "times", t["times"].to_numpy())
     return out.sort_values(["strategy", "age", "card", "use"]).reset_index(drop=True)

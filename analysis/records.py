@@ -23,7 +23,7 @@ CLANS_COLUMNS = [
     *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES],
 ]
 PICKS_COLUMNS = ["game_id", "seat", "age", "pick", "card"]
-PLAYS_COLUMNS = ["game_id", "seat", "age", "card", "use"]
+PLAYS_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]
 
 _DICT = pa.dictionary(pa.int32(), pa.string())
 CLANS_SCHEMA = pa.schema([
@@ -38,7 +38,8 @@ PICKS_SCHEMA = pa.schema([
     ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("pick", pa.int8()), ("card", _DICT),
 ])
 PLAYS_SCHEMA = pa.schema([
-    ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("card", _DICT), ("use", _DICT),
+    ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("card", _DICT), ("card_age", pa.int8()),
+    ("use", _DICT),
 ])
 
 
@@ -149,7 +150,8 @@ def picks_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
 def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
     """Cards used, one row per use: columns ``PLAYS_COLUMNS``.
 
-    ``age`` 1..3, ``card`` the card name, ``use`` one of ``enums.USE_NAMES`` (battle: revealed
+    ``age`` 1..3 the age of use, ``card`` the card name, ``card_age`` the age of its deck (a
+    card kept at Discard is used an age later), ``use`` one of ``enums.USE_NAMES`` (battle: revealed
     in a battle; upgrade: placed on the clan sheet; quest: committed; keep: carried over at
     Discard), decoded from ``batch.uses`` (int16[G, P, MAX_USES], card * 16 + age * 4 + use,
     -1 padding). Raises ValueError if game_ids does not have G entries.
@@ -159,11 +161,13 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
         raise ValueError(f"shapes: batch has {uses.shape[0]} games, got {len(game_ids)} game_ids")
     g, p, k = np.nonzero(uses >= 0)
     code = uses[g, p, k].astype(np.int64)
+    cid = (code // 16).astype(np.intp)
     return pd.DataFrame({
         "game_id": np.asarray(game_ids, np.int64)[g],
         "seat": p.astype(np.int8),
         "age": (code // 4 % 4).astype(np.int8),
-        "card": _categorical(list(ruleset.card_names), (code // 16).astype(np.intp)),
+        "card": _categorical(list(ruleset.card_names), cid),
+        "card_age": np.asarray(ruleset.tables.card_age, np.int8)[cid],
         "use": _categorical(list(E.USE_NAMES), (code % 4).astype(np.intp)),
     })
 

@@ -18,7 +18,7 @@ paths          strategy, path (first 3 raises)             n w g g2
 gods           strategy, gods (Gods of Ásgard in play)     n w g g2
 drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2
 draft          strategy, age, card                         times pick_sum n w g g2
-use            strategy, age, card, use                    times n w g g2
+use            strategy, age (the card's), card, use       times n w g g2  (use also 'played')
 h2h            strategy, opponent                          games w ahead2
 convergence    strategy, games                             n w
 =============  ==========================================  ===========================================
@@ -65,6 +65,7 @@ SUMS = {
     "convergence": ["n", "w"],
 }
 INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
+PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
 STATS_DIR = "stats"
 
 
@@ -297,9 +298,17 @@ class Stats:
         if uses is not None and len(uses):
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
             c_code, c_names = _codes(uses["card"])
-            u_code, u_names = _codes(uses["use"])
-            t["use"] = _card_table("use", s_code, s_names, vals, rows, uses["age"].to_numpy(np.int64)[found],
-                                   c_code[found], c_names, use=(u_code[found], u_names))
+            c_code = c_code[found]
+            use = uses["use"].astype(str).to_numpy(object)[found]
+            age = uses["card_age" if "card_age" in uses else "age"].to_numpy(np.int64)[found]
+            # 'played' = used in a battle, as an upgrade or as a quest; one row per clan and card
+            # even when it played two copies two ways
+            pl = np.isin(use, PLAYED_USES)
+            use = np.concatenate([use, np.full(int(pl.sum()), "played", object)])
+            u_code, u_names = _codes(pd.Series(use))
+            t["use"] = _card_table("use", s_code, s_names, vals, np.concatenate([rows, rows[pl]]),
+                                   np.concatenate([age, age[pl]]), np.concatenate([c_code, c_code[pl]]), c_names,
+                                   use=(u_code, u_names))
         t["h2h"] = cls._h2h(clans, st, w)
         if points is not None:
             t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))
@@ -432,7 +441,7 @@ def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | N
     return total
 
 
-USES_COLUMNS = ["game_id", "seat", "age", "card", "use"]
+USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]
 
 
 def _take_until(pending: pd.DataFrame, it, hi: int) -> pd.DataFrame:

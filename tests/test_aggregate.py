@@ -239,7 +239,7 @@ def _random_run(G=3000, P=4, seed=1):
         "age": rng.integers(1, 4, G * P * k).astype(np.int8), "pick": np.tile(np.arange(1, k + 1), G * P).astype(np.int8),
         "card": pd.Categorical.from_codes(rng.integers(0, 30, G * P * k), [f"c{i}" for i in range(30)]),
     })
-    uses = picks.iloc[::2][["game_id", "seat", "age", "card"]].assign(
+    uses = picks.iloc[::2][["game_id", "seat", "age", "card"]].assign(card_age=lambda d: d["age"],
         use=pd.Categorical.from_codes(rng.integers(0, 4, len(picks) // 2), ["battle", "upgrade", "quest", "keep"]))
     gods = {f"c{i}": ["odin", "thor", "tyr", ""][i % 4] for i in range(30)}
     return clans, picks, uses.reset_index(drop=True), gods
@@ -295,11 +295,12 @@ def test_drafted_god_pair_rule():
 
 def test_card_uses_played_and_kept():
     clans = _clans([(g, s, "x", 1.0 if s == g % 2 else 0.0, 10 * s) for g in range(4) for s in range(2)])
-    uses = pd.DataFrame({"game_id": [0, 1, 2, 3, 0], "seat": [0, 1, 0, 1, 1], "age": 1,
-                         "card": ["A", "A", "A", "A", "A"], "use": ["battle", "battle", "upgrade", "keep", "keep"]})
+    uses = pd.DataFrame({"game_id": [0, 1, 2, 3, 0, 2], "seat": [0, 1, 0, 1, 1, 0], "age": 1,
+                         "card": ["A"] * 6, "use": ["battle", "battle", "upgrade", "keep", "keep", "battle"]})
     u = A.card_uses(_st(clans, uses=uses)).set_index("use")
     # played (battle or upgrade): game 0 seat 0 (won), game 1 seat 1 (won), game 2 seat 0 (won)
     assert u.loc["played", "n"] == 3 and u.loc["played", "win_rate"] == 1.0
     assert u.loc["played", "n_not"] == 5 and u.loc["played", "win_rate_not"] == pytest.approx(1 / 5)
-    assert u.loc["keep", "n"] == 2 and u.loc["battle", "n"] == 2
+    assert u.loc["keep", "n"] == 2 and u.loc["battle", "n"] == 3  # game 2 seat 0: two copies, two ways
+    assert u.loc["played", "times"] == 4
     assert u.loc["keep", "mean_glory"] == pytest.approx(10.0)

@@ -143,7 +143,8 @@ def test_run_end_to_end(tmp_path):
     res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,greedy,random,random", "--games", "50",
                               "--batch-size", "20", "--seed", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert sorted(p.name for p in out.iterdir()) == ["clans.parquet", "picks.parquet", "run.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["clans.parquet", "picks.parquet", "plays.parquet",
+                                                      "run.json", "stats"]
     clans = pd.read_parquet(out / "clans.parquet")
     assert list(clans.columns) == CLANS_COLUMNS and len(clans) == 200
     assert sorted(clans["game_id"].unique()) == list(range(50))
@@ -156,6 +157,18 @@ def test_run_end_to_end(tmp_path):
     assert len(picks) > 0 and picks["pick"].min() == 1 and set(picks["age"]) <= {1, 2, 3}
     meta = json.loads((out / "run.json").read_text())
     assert meta["status"] == "complete" and meta["games_done"] == 50
+    plays = pd.read_parquet(out / "plays.parquet")
+    assert set(plays["use"].astype(str)) <= {"battle", "upgrade", "quest", "keep"} and len(plays) > 0
+    # every card used was drafted by that clan (kept cards come back), or taken with Loki's Poison
+    drafted = set(zip(picks["game_id"], picks["seat"], picks["card"].astype(str)))
+    poison = {(g, s) for g, s, c in zip(plays["game_id"], plays["seat"], plays["card"].astype(str))
+              if c == "Loki's Poison"}
+    for k in zip(plays["game_id"], plays["seat"], plays["card"].astype(str)):
+        assert k in drafted or k[:2] in poison, k
+    assert (plays[plays["use"].astype(str) == "keep"]["age"] < 3).all()  # DIGEST §1.5: nothing kept in age 3
+    from analysis.suffstats import Stats
+    st = Stats.load(out)
+    assert st.games == 50 and st["clans"]["n"].sum() == 200
 
 
 @pytest.mark.slow
@@ -166,9 +179,11 @@ def test_results_do_not_depend_on_batch_size_or_threads(tmp_path):
         res = runner.invoke(app, ["run", "--players", "3", "--lineup", "greedy,random,greedy", "--games", "30",
                                   "--seed", "5", "--out", str(out), *extra])
         assert res.exit_code == 0, res.output
-        frames.append(pd.read_parquet(out / "clans.parquet"))
+        frames.append((pd.read_parquet(out / "clans.parquet"), out))
     # category order depends on which row group saw a value first; compare values
-    pd.testing.assert_frame_equal(frames[0], frames[1], check_categorical=False)
+    pd.testing.assert_frame_equal(frames[0][0], frames[1][0], check_categorical=False)
+    from analysis.suffstats import Stats
+    assert Stats.load(frames[0][1]).equals(Stats.load(frames[1][1]))
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import shutil
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -13,8 +14,8 @@ from cli import app
 
 runner = CliRunner()
 
-PNGS = ["strategy_summary.png", "seat_advantage.png", "glory_sources.png", "stat_paths.png", "card_forest.png",
-        "convergence.png"]
+PNGS = ["strategy_summary.png", "head_to_head.png", "seat_advantage.png", "glory_sources.png", "stat_paths.png",
+        "card_forest.png", "drafted_gods.png", "convergence.png"]
 
 
 def _assert_one_line_error(res, *needles):
@@ -61,7 +62,12 @@ def test_report_on_real_run(real_run, tmp_path):
                  "<dt>seed</dt><dd>7</dd>"):
         assert fact in html, fact
     listed = [line for line in res.stdout.splitlines() if line.strip()]
-    assert sorted(p.rsplit("/", 1)[-1] for p in listed) == sorted(PNGS + ["report.html", "report.pdf"])
+    csvs = ["cards.csv", "card_uses.csv", "strategy.csv", "seat.csv", "head_to_head.csv", "drafted_gods.csv",
+            "glory_sources.csv"]
+    assert sorted(p.rsplit("/", 1)[-1] for p in listed) == sorted(PNGS + csvs + ["report.html", "report.pdf"])
+    cards = pd.read_csv(rep / "cards.csv")
+    assert {"ata", "win_rate_drafted", "win_rate_played", "win_rate_kept", "glory_played", "iwd"} <= set(cards)
+    assert (cards["n_kept"].fillna(0) <= cards["n_drafted"]).all()  # only drafted cards are kept
 
 
 @pytest.mark.slow
@@ -73,14 +79,42 @@ def test_report_with_gods(tmp_path):
     rep = tmp_path / "rep"
     res = runner.invoke(app, ["report", str(run), "--out", str(rep)])
     assert res.exit_code == 0, res.output
-    html = _check_report(rep, PNGS + ["god_heatmap.png"])
+    html = _check_report(rep, [p for p in PNGS if p != "head_to_head.png"] + ["god_heatmap.png"])
     assert "Per pair and strategy" in html
 
 
-def _copy_run(real_run, tmp_path):
+def _copy_run(real_run, tmp_path, stats=False):
+    """A copy of the run; without ``stats`` the stats/ folder is dropped, so the report reads the
+    row files (as for a run written before stats existed)."""
     d = tmp_path / "copy"
     shutil.copytree(real_run, d)
+    if not stats:
+        shutil.rmtree(d / "stats")
     return d
+
+
+@pytest.mark.slow
+def test_report_from_rows_equals_report_from_stats(real_run, tmp_path):
+    """The row files, read one row group at a time, give exactly the stats written during the run."""
+    from analysis.suffstats import Stats
+    from reports.report import _read_run_json, load_run_stats
+    d = _copy_run(real_run, tmp_path)
+    assert load_run_stats(d, _read_run_json(d)).equals(Stats.load(real_run))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", ["clans", "draft", "h2h"])
+def test_corrupt_or_foreign_stats_file(real_run, tmp_path, table):
+    d = _copy_run(real_run, tmp_path, stats=True)
+    f = d / "stats" / f"{table}.parquet"
+    data = f.read_bytes()
+    f.write_bytes(data[: len(data) // 2])
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), f"{table}.parquet")
+    pq.write_table(pa.table({"x": [1, 2, 3]}), f)
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]),
+                           f"{table}.parquet", "missing columns")
+    (d / "stats" / "meta.json").write_text("[1, 2]")
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), "meta.json")
 
 
 def test_missing_run_dir(tmp_path):
