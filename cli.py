@@ -509,7 +509,20 @@ def compare(
     tables = [_delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({sa.games:,} games)",
                            ["strategy"])]
     from rich.table import Table
-    for k, label in (("cards", "win rate when drafted"), ("drafted_gods", "win rate by drafted god pair"),
+    ci = tabs.get("card_iwd")
+    if ci is not None and len(ci):
+        t = Table(title=f"Largest moves: a card's improvement when drafted (IWD = win rate drafted − not drafted, "
+                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows)",
+                  title_justify="left")
+        for c in ("strategy", "age", "card", "ATA base", "ATA variant", "IWD base", "IWD variant", "Δ IWD",
+                  "95% CI", "p_adj", "flag"):
+            t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
+        for _, r in ci.head(top).iterrows():
+            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{r.ata_a:.2f}", f"{r.ata_b:.2f}",
+                      f"{r.iwd_a:+.4f}", f"{r.iwd_b:+.4f}", f"{r.d_iwd:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
+                      f"{r.p_adj:.2g}", "*" if r.significant else "")
+        tables.append(t)
+    for k, label in (("drafted_gods", "win rate by drafted god pair"),
                      ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
         if k not in tabs or not len(tabs[k]):
             continue
@@ -525,8 +538,8 @@ def compare(
                       f"{r.p_adj:.2g}", "*" if r.significant else "")
         tables.append(t)
     _print_wide(tables)
-    flagged = int(tabs["cards"]["significant"].sum()) if "cards" in tabs else 0
-    typer.echo(f"{flagged} card rows flagged at the 5% level (BH); tables in {out}/compare_*.csv; "
+    flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
+    typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); tables in {out}/compare_*.csv; "
                f"reports: volva report {out}/variant --out {out}/variant/report")
     raise typer.Exit(code)
 

@@ -21,7 +21,7 @@ import pandas as pd
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.suffstats import WIN_UNIT, Stats
+from analysis.suffstats import SUMS, WIN_UNIT, Stats
 
 SMALL_N = 100
 ALPHA = 0.05
@@ -269,11 +269,35 @@ def god_matrix(pair_table: pd.DataFrame, value: str = "win_rate", col: str = "pa
 
 # --------------------------------------------------------------------------- cards
 
-def _vs_rest(t: pd.DataFrame, tot: pd.DataFrame, keys: list[str], alpha: float) -> pd.DataFrame:
+def cluster_var(t: pd.DataFrame, cl: pd.DataFrame, games: int) -> np.ndarray:
+    """Game-clustered variance of (win rate with the card − win rate without it) per row of a
+    card table (sums n, w and the cluster sums c_*), cl: the 'cluster' table merged per strategy
+    (c_TT, c_WW, c_WT, n_tot, w_tot). Linearised (delta-method) sandwich estimator with the
+    G/(G-1) small-sample factor; see analysis.suffstats for the sums."""
+    f = lambda c: t[c].to_numpy(float)  # noqa: E731
+    Nd, Wd = f("n"), f("w")
+    Nn, Wn = f("n_tot") - Nd, f("w_tot") - Wd
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pd_, pn = Wd / Nd, np.where(Nn > 0, Wn / np.where(Nn > 0, Nn, 1), 0.0)
+        ww, wn, nn = f("c_ww"), f("c_wn"), f("c_nn")
+        wW, wT, nW, nT = f("c_wW"), f("c_wT"), f("c_nW"), f("c_nT")
+        TT, WW, WT = f("c_TT"), f("c_WW"), f("c_WT")
+        saa = ww - 2 * pd_ * wn + pd_ ** 2 * nn
+        s_wn2, s_wnnn, s_nn2 = WW - 2 * wW + ww, WT - nW - wT + wn, TT - 2 * nT + nn
+        sbb = s_wn2 - 2 * pn * s_wnnn + pn ** 2 * s_nn2
+        sab = (wW - ww) - pn * (wT - wn) - pd_ * (nW - wn) + pd_ * pn * (nT - nn)
+        var = saa / Nd ** 2 + np.where(Nn > 0, sbb / np.where(Nn > 0, Nn, 1) ** 2
+                                       - 2 * sab / (Nd * np.where(Nn > 0, Nn, 1)), 0.0)
+    G = max(int(games), 2)
+    return np.clip(var, 0, None) * G / (G - 1) / WIN_UNIT ** 2
+
+
+def _vs_rest(t: pd.DataFrame, st: Stats, keys: list[str], alpha: float) -> pd.DataFrame:
     """Add the complement (clans of the same strategy without the card in that age), the
-    difference, z-test and BH/Holm corrections to a per-card sums table."""
+    difference with its game-clustered standard error, z-test and BH/Holm corrections to a
+    per-card sums table."""
     from statsmodels.stats.multitest import multipletests
-    t = t.merge(tot, on="strategy", how="left")
+    t = t.merge(_totals(st), on="strategy", how="left")
     nd, wd = t["n"].to_numpy(float), t["w"].to_numpy(float) / WIN_UNIT
     nn, wn = t["n_tot"].to_numpy(float) - nd, t["w_tot"].to_numpy(float) / WIN_UNIT - wd
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -284,12 +308,19 @@ def _vs_rest(t: pd.DataFrame, tot: pd.DataFrame, keys: list[str], alpha: float) 
                       np.nan)
     lo_d, hi_d = wilson(wd, nd, alpha)
     lo_n, hi_n = wilson(wn, nn, alpha)
-    z, pv = two_proportion_z(wd, nd, wn, nn)
+    se = np.sqrt(cluster_var(t, None, st.games))
+    diff = rd - rn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where((se > 0) & np.isfinite(diff), diff / se, 0.0)
+    small = (nd < SMALL_N) | (nn < SMALL_N)
+    # groups under SMALL_N clans are shown but not tested: their normal approximation fails
+    # (2 clans that both won have a standard error of 0)
+    pv = np.where((se > 0) & np.isfinite(diff) & ~small, 2 * _st.norm.sf(np.abs(z)), 1.0)
     out = t[keys].copy()
     out["n"], out["wins"], out["win_rate"], out["ci_low"], out["ci_high"] = nd.astype(np.int64), wd, rd, lo_d, hi_d
     out["n_not"], out["wins_not"], out["win_rate_not"] = nn.astype(np.int64), wn, rn
     out["ci_low_not"], out["ci_high_not"] = lo_n, hi_n
-    out["diff"], out["z"], out["p_value"] = rd - rn, z, pv
+    out["diff"], out["se"], out["z"], out["p_value"] = diff, se, z, pv
     out["mean_glory"], out["mean_glory_not"] = gd, gn
     if len(out):
         out["p_adj"] = multipletests(pv, alpha=alpha, method="fdr_bh")[1]
@@ -297,13 +328,16 @@ def _vs_rest(t: pd.DataFrame, tot: pd.DataFrame, keys: list[str], alpha: float) 
     else:
         out["p_adj"], out["p_holm"] = [], []
     out["significant"] = out["p_adj"] < alpha
-    out["small"] = (out["n"] < SMALL_N) | (out["n_not"] < SMALL_N)
+    out["small"] = small
     return out
 
 
 def _totals(st: Stats) -> pd.DataFrame:
+    """Per strategy: clans, wins and Glory (n_tot, w_tot, g_tot) and the cluster sums c_TT/c_WW/c_WT."""
     c = st["clans"].groupby("strategy", sort=True)[["n", "w", "g"]].sum()
-    return c.rename(columns={"n": "n_tot", "w": "w_tot", "g": "g_tot"}).reset_index()
+    c = c.rename(columns={"n": "n_tot", "w": "w_tot", "g": "g_tot"}).reset_index()
+    cl = st["cluster"].groupby("strategy", sort=True)[["c_TT", "c_WW", "c_WT"]].sum().reset_index()
+    return c.merge(cl, on="strategy", how="left").fillna(0)
 
 
 def cards(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
@@ -314,14 +348,14 @@ def cards(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     wins_drafted / win_rate_drafted (+ Wilson ci_low/ci_high), the same for clans of the same
     strategy that did not draft it in that age (``*_not``), iwd = difference, z, p_value,
     p_adj (Benjamini–Hochberg over all rows), p_holm (Holm), significant (p_adj < alpha),
-    mean_glory (of clans that drafted it), small (either group < SMALL_N).
+    mean_glory (of clans that drafted it), small (either group < SMALL_N).  The test of iwd uses a
+    game-clustered standard error ``se`` (:func:`cluster_var`): clans of one game are dependent.
     """
     d = st["draft"]
     if not len(d):
         return pd.DataFrame()
-    t = d.groupby(["strategy", "age", "card"], sort=True)[["times", "pick_sum", "n", "w", "g", "g2"]].sum()
-    t = t.reset_index()
-    out = _vs_rest(t, _totals(st), ["strategy", "age", "card"], alpha)
+    t = d.groupby(["strategy", "age", "card"], sort=True)[SUMS["draft"]].sum().reset_index()
+    out = _vs_rest(t, st, ["strategy", "age", "card"], alpha)
     out.insert(3, "times_drafted", t["times"].to_numpy())
     out.insert(4, "ata", t["pick_sum"].to_numpy(float) / t["times"].to_numpy(float))
     out = out.rename(columns={"n": "n_drafted", "wins": "wins_drafted", "win_rate": "win_rate_drafted",
@@ -337,8 +371,8 @@ def card_uses(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     u = st["use"]
     if not len(u):
         return pd.DataFrame()
-    t = u.groupby(["strategy", "age", "card", "use"], sort=True)[["times", "n", "w", "g", "g2"]].sum().reset_index()
-    out = _vs_rest(t, _totals(st), ["strategy", "age", "card", "use"], alpha)
+    t = u.groupby(["strategy", "age", "card", "use"], sort=True)[SUMS["use"]].sum().reset_index()
+    out = _vs_rest(t, st, ["strategy", "age", "card", "use"], alpha)
     out.insert(4, "times", t["times"].to_numpy())
     return out.sort_values(["strategy", "age", "card", "use"]).reset_index(drop=True)
 

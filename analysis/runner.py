@@ -40,10 +40,10 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
                       points: np.ndarray | None) -> Frames:
     """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
     and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
-    from simulator.api import game_plan, play_batch, rotated
+    from simulator.api import game_plan, play_batch, rotated, rotation_period
     P = len(pols)
     cp, pp, up = [], [], []
-    for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate):
+    for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate, rotation_period(names)):
         b = play_batch(rs, rotated(pols, r), seeds)
         cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names))
         pp.append(R.picks_frame(b, ids, rs))

@@ -21,7 +21,15 @@ draft          strategy, age, card                         times pick_sum n w g 
 use            strategy, age (the card's), card, use       times n w g g2  (use also 'played')
 h2h            strategy, opponent                          games w ahead2
 convergence    strategy, games                             n w
+cluster        strategy                                    c_TT c_WW c_WT
 =============  ==========================================  ===========================================
+
+Cluster sums (per game j, for a card cell: n_j clans of the strategy that had the card, w_j
+their wins; T_j, W_j all clans of the strategy in game j and their wins): ``c_nn`` = sum n_j²,
+``c_wn`` = sum w_j n_j, ``c_ww`` = sum w_j², ``c_wW``, ``c_wT``, ``c_nW``, ``c_nT``; and per
+strategy ``c_TT`` = sum T_j², ``c_WW``, ``c_WT``.  They give game-clustered (cluster-robust)
+variances of card differences, since the clans of one game are not independent (their win
+shares sum to 1; one copy drafted by one clan is a copy the others did not get).
 
 ``legendary`` counts a clan's stats on step 4 or higher (001 "legendary levels": +10/+20
 Glory).  ``god_pair``: the two gods with most cards among the clan's draft picks (all
@@ -53,16 +61,19 @@ KEYS = {
     "use": ["strategy", "age", "card", "use"],
     "h2h": ["strategy", "opponent"],
     "convergence": ["strategy", "games"],
+    "cluster": ["strategy"],
 }
+CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
 SUMS = {
     "clans": ["n", "w", "g", "g2", "figs", "legendary", *[f"s_{s}" for s in SOURCES],
               *[f"q_{s}" for s in SOURCES]],
     "levels": ["n", "w", "g", "g2"], "paths": ["n", "w", "g", "g2"], "gods": ["n", "w", "g", "g2"],
     "drafted_gods": ["n", "w", "g", "g2"],
-    "draft": ["times", "pick_sum", "n", "w", "g", "g2"],
-    "use": ["times", "n", "w", "g", "g2"],
+    "draft": ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS],
+    "use": ["times", "n", "w", "g", "g2", *CLUSTER_SUMS],
     "h2h": ["games", "w", "ahead2"],
     "convergence": ["n", "w"],
+    "cluster": ["c_TT", "c_WW", "c_WT"],
 }
 INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
 PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
@@ -202,8 +213,9 @@ def _grouped(name: str, keys: list, values: dict) -> pd.DataFrame:
     return df
 
 
-def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, pick=None, use=None) -> pd.DataFrame:
-    """Per (strategy, age, card[, use]): times = rows, pick_sum, and n/w/g/g2 over distinct clans."""
+def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pick=None, use=None) -> pd.DataFrame:
+    """Per (strategy, age, card[, use]): times = rows, pick_sum, n/w/g/g2 over distinct clans,
+    and the cluster sums per game (module doc). ``gid``: game id per clan row."""
     C = len(c_names)
     U = len(use[1]) if use is not None else 1
     uc = use[0] if use is not None else np.zeros(len(rows), np.int64)
@@ -212,14 +224,49 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, pick=No
     inv = inv.reshape(-1)
     times = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     r = uniq // (4 * C * U)
-    keys = [(s_code[r], s_names), _ints(age[first]), (c_code[first], c_names)]
+    cell_s, cell_rest = s_code[r], uniq % (4 * C * U)  # one entry per clan and cell
+    keys = [(cell_s, s_names), _ints(age[first]), (c_code[first], c_names)]
     if use is not None:
         keys.append((uc[first], use[1]))
     v = {kk: vals[kk][r] for kk in ("n", "w", "g", "g2")}
     v["times"] = times
     if pick is not None:
         v["pick_sum"] = np.bincount(inv, weights=pick.astype(float), minlength=len(uniq)).astype(np.int64)
+    # cluster sums: per (cell, game) n_j, w_j; then per cell the sums of products
+    S = len(s_names)
+    cell = cell_s * (4 * C * U) + cell_rest
+    g = gid[r]
+    cg = cell * (int(gid.max()) + 1) + g
+    ucg, cfirst, cinv = np.unique(cg, return_index=True, return_inverse=True)
+    cinv = cinv.reshape(-1)
+    nj = np.bincount(cinv, weights=vals["n"][r].astype(float), minlength=len(ucg))
+    wj = np.bincount(cinv, weights=vals["w"][r].astype(float), minlength=len(ucg))
+    # strategy totals of that game
+    tot_key = gid * S + vals["s"]
+    tk, tinv = np.unique(tot_key, return_inverse=True)
+    T = np.bincount(tinv.reshape(-1), minlength=len(tk)).astype(float)
+    W = np.bincount(tinv.reshape(-1), weights=vals["w"].astype(float), minlength=len(tk))
+    pos = np.searchsorted(tk, g[cfirst] * S + cell_s[cfirst])
+    Tj, Wj = T[pos], W[pos]
+    prods = {"c_nn": nj * nj, "c_wn": wj * nj, "c_ww": wj * wj, "c_wW": wj * Wj, "c_wT": wj * Tj,
+             "c_nW": nj * Wj, "c_nT": nj * Tj}
+    # spread each (cell, game) product onto one clan entry of that cell (the first), 0 elsewhere
+    for kname, arr in prods.items():
+        col = np.zeros(len(uniq))
+        col[cfirst] = arr
+        v[kname] = np.rint(col).astype(np.int64)
     return _grouped(name, keys, v)
+
+
+def _cluster_table(gid, s_code, s_names, w) -> pd.DataFrame:
+    """Per strategy: sums over games of T_j², W_j², W_j T_j (clans of the strategy in game j, wins)."""
+    S = len(s_names)
+    key = gid * S + s_code
+    uk, inv = np.unique(key, return_inverse=True)
+    inv = inv.reshape(-1)
+    T = np.bincount(inv, minlength=len(uk)).astype(np.int64)
+    W = np.rint(np.bincount(inv, weights=w.astype(float), minlength=len(uk))).astype(np.int64)
+    return _grouped("cluster", [(uk % S, s_names)], {"c_TT": T * T, "c_WW": W * W, "c_WT": W * T})
 
 
 class Stats:
@@ -270,6 +317,7 @@ class Stats:
         g = clans["glory"].to_numpy(np.int64)
         levels, legendary = level_labels(clans)
         vals = {"n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g}
+        gid = clans["game_id"].to_numpy(np.int64)
         t = {}
         cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
         for s in SOURCES:
@@ -294,7 +342,8 @@ class Stats:
             god_of = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in c_names] + [-1], np.int64)
             god_pair = _god_pairs(R, rows, god_of[c_code])
             t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], vals)
-            t["draft"] = _card_table("draft", s_code, s_names, vals, rows, age, c_code, c_names, pick=pick)
+            t["draft"] = _card_table("draft", s_code, s_names, dict(vals, s=s_code), rows, age, c_code, c_names,
+                                     gid - gid.min(), pick=pick)
         if uses is not None and len(uses):
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
             c_code, c_names = _codes(uses["card"])
@@ -306,9 +355,11 @@ class Stats:
             pl = np.isin(use, PLAYED_USES)
             use = np.concatenate([use, np.full(int(pl.sum()), "played", object)])
             u_code, u_names = _codes(pd.Series(use))
-            t["use"] = _card_table("use", s_code, s_names, vals, np.concatenate([rows, rows[pl]]),
+            t["use"] = _card_table("use", s_code, s_names, dict(vals, s=s_code), np.concatenate([rows, rows[pl]]),
                                    np.concatenate([age, age[pl]]), np.concatenate([c_code, c_code[pl]]), c_names,
-                                   use=(u_code, u_names))
+                                   gid - gid.min(), use=(u_code, u_names))
+        if R:
+            t["cluster"] = _cluster_table(gid, s_code, s_names, w)
         t["h2h"] = cls._h2h(clans, st, w)
         if points is not None:
             t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))

@@ -27,21 +27,36 @@ def game_seeds(master_seed: int, first_game: int, n: int) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def game_plan(master_seed: int, game_ids: np.ndarray, n_players: int, rotate: bool):
-    """Seat rotation (issue 4): game g plays rotation r = g mod P on seed index g div P, so every
-    strategy sits in every seat equally often, on the same seeds (a paired design). Without
-    rotation, rotation 0 and seed index g.
+def rotation_period(lineup: list) -> int:
+    """Smallest k >= 1 with the lineup rotated by k equal to itself (P for distinct strategies,
+    1 for a mirror match, 2 for a,b,a,b): the rotations that give different games."""
+    P = len(lineup)
+    for k in range(1, P + 1):
+        if P % k == 0 and all(lineup[i] == lineup[(i + k) % P] for i in range(P)):
+            return k
+    return P
+
+
+def game_plan(master_seed: int, game_ids: np.ndarray, n_players: int, rotate: bool, period: int | None = None):
+    """Seat rotation (issue 4): game g plays rotation r = g mod k on seed index g div k, so every
+    strategy sits in every seat equally often, on the same seeds (a paired design). k is the
+    lineup's ``period`` (:func:`rotation_period`; default P): rotations that repeat the lineup
+    would replay the same game, so a mirror match (k = 1) gives every game its own seed.
+    Without rotation, rotation 0 and seed index g.
 
     Returns [(r, game_ids of that rotation int64[k], seeds uint64[k])] for the rotations present.
     """
     game_ids = np.asarray(game_ids, np.int64)
     if not rotate:
         return [(0, game_ids, game_seeds(master_seed, int(game_ids[0]), len(game_ids)))] if len(game_ids) else []
+    k = n_players if period is None else int(period)
+    if not 1 <= k <= n_players or n_players % k:
+        raise ValueError(f"period {k}: must divide the player count {n_players}")
     out = []
-    for r in range(n_players):
-        ids = game_ids[game_ids % n_players == r]
+    for r in range(k):
+        ids = game_ids[game_ids % k == r]
         if len(ids):
-            out.append((r, ids, game_seeds(master_seed, int(ids[0] // n_players), len(ids))))
+            out.append((r, ids, game_seeds(master_seed, int(ids[0] // k), len(ids))))
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import enums as E
 import numpy as np
 
-from .api import game_plan, play_game, rotated
+from .api import game_plan, play_game, rotated, rotation_period
 from .ruleset import Ruleset
 from .state import G_CAPPED, G_LOG_LOST, G_LOG_N
 
@@ -160,7 +160,7 @@ def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: 
     """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays,
     seat rotation included: api.game_plan)."""
     P = len(lineup)
-    (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate)
+    (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, rotation_period(list(lineup_names)))
     seed = int(seeds[0])
     S = play_game(ruleset, rotated(lineup, r), seed, log=True)
     names = [f"P{i} ({n})" for i, n in enumerate(rotated(lineup_names, r))]
