@@ -168,7 +168,7 @@ def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
     """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any)."""
     from analysis.suffstats import _row_index
     pk = fr_a.picks
-    m = (pk["card"].astype(str) == card).to_numpy()
+    m = (pk["card"].astype(str) == card).to_numpy().copy()
     if ages:
         m &= np.isin(pk["age"].to_numpy(), ages)
     found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
