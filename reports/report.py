@@ -102,6 +102,8 @@ def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = Non
     labels = []
     for npl, seat in zip(table["n_players"], table["seat"]):
         strat = seat_strategy.get((int(npl), int(seat)), "")
+        if strat.count("/") >= 1:  # rotated lineups: every strategy sits here in turn
+            strat = "rotated"
         labels.append((f"{npl}p " if multi else "") + f"seat {seat + 1}" + (f"\n({strat})" if strat else ""))
     for xi, rate in zip(x, r):
         ax.annotate(f"{rate:.1%}", (xi, rate), xytext=(8, 0), textcoords="offset points", va="center", fontsize=8)
