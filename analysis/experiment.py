@@ -21,7 +21,6 @@ A malformed file raises ExperimentError naming the file, the key and the allowed
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -73,18 +72,9 @@ def _bad(path, key, msg):
 
 def load_experiment(path: Path) -> Experiment:
     """Read and check an experiment file. Raises ExperimentError naming the file and key."""
+    from simulator.ruleset import read_toml
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            d = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ExperimentError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ExperimentError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise ExperimentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    d = read_toml(path, ExperimentError)
     for k, v in d.items():
         if k not in _TYPES:
             _bad(path, k, f"unknown key; allowed: {sorted(_TYPES)}")

@@ -181,18 +181,27 @@ def _err(file, entry, fld, msg):
     raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
 
 
-def _load_toml(path: Path) -> dict:
+def read_toml(path: Path, error: type = None) -> dict:
+    """Parse a TOML file; raises ``error`` (default RulesError) naming the file for a missing,
+    unreadable, non-UTF-8 or malformed file."""
+    error = error or RulesError
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError:
-        raise RulesError(f"{path}: file not found") from None
+        raise error(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not a TOML file") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+        raise error(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError:
-        raise RulesError(f"{path}: not UTF-8 text") from None
+        raise error(f"{path}: not UTF-8 text") from None
     except OSError as exc:
-        raise RulesError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _load_toml(path: Path) -> dict:
+    return read_toml(path, RulesError)
 
 
 def _int(file, entry, fld, v, lo, hi):
