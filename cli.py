@@ -538,8 +538,12 @@ def compare(
                       f"{r.p_adj:.2g}", "*" if r.significant else "")
         tables.append(t)
     _print_wide(tables)
+    from reports.report import plot_compare
+    plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
+                 f"{sa.games:,} paired games", out / "compare.png")
     flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
-    typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); tables in {out}/compare_*.csv; "
+    typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure {out / 'compare.png'}; "
+               f"tables in {out}/compare_*.csv; "
                f"reports: volva report {out}/variant --out {out}/variant/report")
     raise typer.Exit(code)
 
@@ -607,10 +611,14 @@ def ablate(
     res = pd.concat(rows, ignore_index=True)[["group", "strategy", "n", "d_win", "ci_low", "ci_high", "p_value",
                                               "d_glory", "glory_ci_low", "glory_ci_high"]]
     res.to_csv(out / "ablate.csv", index=False)
+    from reports.report import plot_ablation
+    plot_ablation(res, f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})",
+                  out / "ablate.png")
     _print_wide([_delta_table(res, f"{card}: forced − banned ({ban}), paired by game and seat, "
                                    f"{sf.games:,} games", ["group", "strategy"])])
     n_held = int(held["n"].sum()) if len(held) else 0
-    typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table in {out / 'ablate.csv'}")
+    typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {out / 'ablate.csv'}, "
+               f"figure {out / 'ablate.png'}")
     raise typer.Exit(code)
 
 

@@ -149,6 +149,7 @@ def test_compare_cli_finds_the_patched_card(tmp_path):
     c = pd.read_csv(out / "compare_card_iwd.csv").sort_values("d_iwd", ascending=False)
     assert c.iloc[0]["card"] == "Tyr's Bash" and c.iloc[0]["significant"]
     assert "Tyr's Bash" in res.stdout
+    assert (out / "compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.slow
@@ -166,6 +167,7 @@ def test_ablate_cli(tmp_path):
     d = forced["draft"]
     drafted = d[(d["card"] == "Tyr's Smite") & (d["age"] == 1)]["n"].sum()
     assert held.n == drafted
+    assert (out / "ablate.png").stat().st_size > 10_000
     assert json.loads((out / "banned" / "run.json").read_text())["draft_rules"].startswith("banned (dealt)")
     banned = Stats.load(out / "banned")["draft"]
     assert not ((banned["card"] == "Tyr's Smite") & (banned["age"] == 1)).any()
