@@ -214,48 +214,45 @@ def _grouped(name: str, keys: list, values: dict) -> pd.DataFrame:
 
 
 def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pick=None, use=None) -> pd.DataFrame:
-    """Per (strategy, age, card[, use]): times = rows, pick_sum, n/w/g/g2 over distinct clans,
-    and the cluster sums per game (module doc). ``gid``: game id per clan row."""
+    """Per (strategy, age, card[, use]): times = entries, pick_sum, n/w/g/g2 over distinct clans,
+    and the cluster sums per game (module doc); ``gid``: 0-based game index per clan row.
+    The loop is :func:`analysis.kernels.card_sums_nb`."""
+    from analysis.kernels import card_sums_nb
     C = len(c_names)
     U = len(use[1]) if use is not None else 1
     uc = use[0] if use is not None else np.zeros(len(rows), np.int64)
-    k = ((rows * 4 + age) * C + c_code) * U + uc
-    uniq, first, inv = np.unique(k, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    times = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
-    r = uniq // (4 * C * U)
-    cell_s, cell_rest = s_code[r], uniq % (4 * C * U)  # one entry per clan and cell
-    keys = [(cell_s, s_names), _ints(age[first]), (c_code[first], c_names)]
-    if use is not None:
-        keys.append((uc[first], use[1]))
-    v = {kk: vals[kk][r] for kk in ("n", "w", "g", "g2")}
-    v["times"] = times
-    if pick is not None:
-        v["pick_sum"] = np.bincount(inv, weights=pick.astype(float), minlength=len(uniq)).astype(np.int64)
-    # cluster sums: per (cell, game) n_j, w_j; then per cell the sums of products
     S = len(s_names)
-    cell = cell_s * (4 * C * U) + cell_rest
-    g = gid[r]
-    cg = cell * (int(gid.max()) + 1) + g
-    ucg, cfirst, cinv = np.unique(cg, return_index=True, return_inverse=True)
-    cinv = cinv.reshape(-1)
-    nj = np.bincount(cinv, weights=vals["n"][r].astype(float), minlength=len(ucg))
-    wj = np.bincount(cinv, weights=vals["w"][r].astype(float), minlength=len(ucg))
-    # strategy totals of that game
-    tot_key = gid * S + vals["s"]
-    tk, tinv = np.unique(tot_key, return_inverse=True)
-    T = np.bincount(tinv.reshape(-1), minlength=len(tk)).astype(float)
-    W = np.bincount(tinv.reshape(-1), weights=vals["w"].astype(float), minlength=len(tk))
-    pos = np.searchsorted(tk, g[cfirst] * S + cell_s[cfirst])
-    Tj, Wj = T[pos], W[pos]
-    prods = {"c_nn": nj * nj, "c_wn": wj * nj, "c_ww": wj * wj, "c_wW": wj * Wj, "c_wT": wj * Tj,
-             "c_nW": nj * Wj, "c_nT": nj * Tj}
-    # spread each (cell, game) product onto one clan entry of that cell (the first), 0 elsewhere
-    for kname, arr in prods.items():
-        col = np.zeros(len(uniq))
-        col[cfirst] = arr
-        v[kname] = np.rint(col).astype(np.int64)
-    return _grouped(name, keys, v)
+    per_s = 4 * C * U
+    rows = np.asarray(rows, np.int64)
+    cell = s_code[rows] * per_s + ((np.asarray(age, np.int64) * C + c_code) * U + uc)
+    key = gid[rows] * (len(gid) + 1) + rows  # by game, then clan
+    order = np.arange(len(rows)) if np.all(key[1:] >= key[:-1]) else np.argsort(key, kind="stable")
+    n_games = int(gid.max()) + 1 if len(gid) else 1
+    tot_T = np.bincount(gid * S + s_code, minlength=n_games * S).astype(np.int64)
+    tot_W = np.rint(np.bincount(gid * S + s_code, weights=vals["w"].astype(float),
+                                minlength=n_games * S)).astype(np.int64)
+    out = np.zeros((S * per_s, 13), np.int64)
+    card_sums_nb(order.astype(np.int64), rows, cell.astype(np.int64),
+                 np.zeros(len(rows), np.int64) if pick is None else np.asarray(pick, np.int64),
+                 gid.astype(np.int64), vals["w"].astype(np.int64), vals["g"].astype(np.int64), tot_T, tot_W, S, per_s,
+                 out)
+    live = np.nonzero(out[:, 0])[0]
+    s_i, rest = live // per_s, live % per_s
+    a_i, rest = rest // (C * U), rest % (C * U)
+    c_i, u_i = rest // U, rest % U
+    cols = ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS]
+    df = pd.DataFrame({"strategy": s_names[s_i].astype(str), "age": a_i.astype(np.int64),
+                       "card": c_names[c_i].astype(str)})
+    if use is not None:
+        df["use"] = use[1][u_i].astype(str)
+    for j, cname in enumerate(cols):
+        if cname in SUMS[name]:
+            df[cname] = out[live, j]
+    df = df.sort_values(KEYS[name], kind="stable").reset_index(drop=True)
+    for k in KEYS[name]:
+        if k not in INT_KEYS:
+            df[k] = df[k].astype(str)
+    return df[KEYS[name] + SUMS[name]]
 
 
 def _cluster_table(gid, s_code, s_names, w) -> pd.DataFrame:
@@ -318,6 +315,7 @@ class Stats:
         levels, legendary = level_labels(clans)
         vals = {"n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g}
         gid = clans["game_id"].to_numpy(np.int64)
+        game_index = np.unique(gid, return_inverse=True)[1].reshape(-1).astype(np.int64)  # 0..games-1
         t = {}
         cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
         for s in SOURCES:
@@ -343,7 +341,7 @@ class Stats:
             god_pair = _god_pairs(R, rows, god_of[c_code])
             t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], vals)
             t["draft"] = _card_table("draft", s_code, s_names, dict(vals, s=s_code), rows, age, c_code, c_names,
-                                     gid - gid.min(), pick=pick)
+                                     game_index, pick=pick)
         if uses is not None and len(uses):
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
             c_code, c_names = _codes(uses["card"])
@@ -357,7 +355,7 @@ class Stats:
             u_code, u_names = _codes(pd.Series(use))
             t["use"] = _card_table("use", s_code, s_names, dict(vals, s=s_code), np.concatenate([rows, rows[pl]]),
                                    np.concatenate([age, age[pl]]), np.concatenate([c_code, c_code[pl]]), c_names,
-                                   gid - gid.min(), use=(u_code, u_names))
+                                   game_index, use=(u_code, u_names))
         if R:
             t["cluster"] = _cluster_table(gid, s_code, s_names, w)
         t["h2h"] = cls._h2h(clans, st, w)
