@@ -346,13 +346,16 @@ class Stats:
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
             c_code, c_names = _codes(uses["card"])
             c_code = c_code[found]
-            use = uses["use"].astype(str).to_numpy(object)[found]
+            u0, n0 = _codes(uses["use"])
+            u0 = u0[found]
             age = uses["card_age" if "card_age" in uses else "age"].to_numpy(np.int64)[found]
             # 'played' = used in a battle, as an upgrade or as a quest; one row per clan and card
             # even when it played two copies two ways
-            pl = np.isin(use, PLAYED_USES)
-            use = np.concatenate([use, np.full(int(pl.sum()), "played", object)])
-            u_code, u_names = _codes(pd.Series(use))
+            u_names = np.array(sorted(set(n0) | {"played"}), dtype=object)
+            remap = np.searchsorted(u_names, n0)
+            played_code = int(np.searchsorted(u_names, "played"))
+            pl = np.isin(u0, [i for i, n in enumerate(n0) if n in PLAYED_USES])
+            u_code = np.concatenate([remap[u0], np.full(int(pl.sum()), played_code, np.int64)])
             t["use"] = _card_table("use", s_code, s_names, dict(vals, s=s_code), np.concatenate([rows, rows[pl]]),
                                    np.concatenate([age, age[pl]]), np.concatenate([c_code, c_code[pl]]), c_names,
                                    game_index, use=(u_code, u_names))
