@@ -362,7 +362,10 @@ def plot_ablation(table: pd.DataFrame, card: str, path: Path | None = None):
 def _read_run_json(run_dir: Path) -> dict:
     p = run_dir / "run.json"
     if not p.is_file():
-        raise RunDataError(f"{p}: file not found")
+        arms = [d.name for d in sorted(run_dir.iterdir()) if (d / "run.json").is_file()] if run_dir.is_dir() else []
+        hint = f" (a paired experiment: report one of its arms, {', '.join(f'{run_dir / a}' for a in arms)})" \
+            if arms else ""
+        raise RunDataError(f"{p}: file not found{hint}")
     try:
         meta = json.loads(p.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
