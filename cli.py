@@ -92,7 +92,7 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
     return rs, names, [resolve(n) for n in names]
 
 
-RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats")
+RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new")
 
 
 def _check_out(out: Path, force: bool = False) -> None:
@@ -111,13 +111,26 @@ def _check_out(out: Path, force: bool = False) -> None:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 
 
-def _stop_on_signals() -> dict:
-    """SIGINT, SIGTERM and SIGHUP stop a run between Parquet writes like Ctrl-C (even when the
-    shell started it with SIGINT ignored), so the files are closed and stay readable."""
+class StopFlag:
+    """Set by the first SIGINT/SIGTERM/SIGHUP: the run stops after the batch it is playing."""
+    requested = False
+
+    def __call__(self) -> bool:
+        return self.requested
+
+
+def _stop_on_signals(flag: StopFlag | None = None) -> dict:
+    """SIGINT, SIGTERM and SIGHUP stop a run between batches (even when the shell started it with
+    SIGINT ignored): the first signal lets the current batch finish and be written, so every
+    file stays consistent; a second one stops at once (the files of the last finished batch are
+    still whole: each is replaced atomically)."""
     import signal
 
     def handler(signum, frame):
-        raise KeyboardInterrupt
+        if flag is None or flag.requested:
+            raise KeyboardInterrupt
+        flag.requested = True
+        sys.stderr.write("\nstopping after the current batch (signal again to stop now)\n")
 
     old = {}
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -223,13 +236,14 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
         meta["games_done"] = start
     err = Console(stderr=True)
     status, code = "complete", 0
-    old_sig = _stop_on_signals()
+    stop = StopFlag()
+    old_sig = _stop_on_signals(stop)
     try:
         writer.open()
         with _progress(err) as prog:
             task = prog.add_task("games", total=games, completed=start)
             run_batches(rs, names, pols, seed, games, batch_size, rotate, writer, start,
-                        progress=lambda n: prog.update(task, advance=n))
+                        progress=lambda n: prog.update(task, advance=n), stop=stop)
     except KeyboardInterrupt:
         status, code = "interrupted", 130
         err.print(f"interrupted after {meta['games_done']:,} games; partial results kept in {out}"
@@ -430,7 +444,8 @@ def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_s
         writers.append(RunWriter(d, meta, False))
     err = Console(stderr=True)
     code, status = 0, "complete"
-    old = _stop_on_signals()
+    stop = StopFlag()
+    old = _stop_on_signals(stop)
     sums = None
     try:
         for w in writers:
@@ -438,7 +453,7 @@ def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_s
         with _progress(err) as prog:
             task = prog.add_task("paired games", total=games)
             sums = run_paired(rs_a, rs_b, names, pols, seed, games, batch_size, rotate, writers[0], writers[1],
-                              card, ages, progress=lambda n: prog.update(task, advance=n))
+                              card, ages, progress=lambda n: prog.update(task, advance=n), stop=stop)
     except KeyboardInterrupt:
         code, status = 130, "interrupted"
         err.print(f"interrupted after {writers[1].meta['games_done']:,} paired games; partial results kept in {out}")

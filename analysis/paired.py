@@ -13,6 +13,8 @@ Paired sums per (strategy, holder): n, d, d2 (d in units of 1/60 win), gd, gd2 (
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
@@ -178,7 +180,8 @@ def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
 
 
 def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, rotate: bool,
-               wa, wb, card: str | None = None, ages: list[int] | None = None, progress=None) -> pd.DataFrame:
+               wa, wb, card: str | None = None, ages: list[int] | None = None, progress=None,
+               stop=None) -> pd.DataFrame:
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
     saved as ``paired.parquet`` next to the arms after every batch."""
@@ -194,7 +197,11 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
         sums = add_sums(sums, paired_sums(fa.clans, fb.clans, h))
         wa.add(fa, n)
         wb.add(fb, n)
-        sums.to_parquet(wa.out.parent / "paired.parquet", index=False)
+        tmp = wa.out.parent / ".paired.parquet.tmp"
+        sums.to_parquet(tmp, index=False)
+        os.replace(tmp, wa.out.parent / "paired.parquet")
         if progress is not None:
             progress(n)
+        if stop is not None and stop() and first + n < games:
+            raise KeyboardInterrupt
     return sums

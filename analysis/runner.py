@@ -100,10 +100,10 @@ class RunWriter:
 
 
 def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate: bool, writer: RunWriter,
-                start: int = 0, progress=None) -> int:
+                start: int = 0, progress=None, stop=None) -> int:
     """Play games start..games-1 in batches into ``writer``; returns games done in this call.
-    ``progress(n)`` is called after each batch. KeyboardInterrupt propagates after the last
-    finished batch is written."""
+    ``progress(n)`` is called after each batch; when ``stop()`` is true after a batch (a signal
+    asked to stop), KeyboardInterrupt is raised there, every file written for that batch."""
     points = checkpoints(games)
     done = 0
     for first in range(start, games, batch_size):
@@ -113,6 +113,8 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
         done += n
         if progress is not None:
             progress(n)
+        if stop is not None and stop() and first + n < games:
+            raise KeyboardInterrupt
     return done
 
 

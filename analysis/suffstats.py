@@ -405,16 +405,22 @@ class Stats:
     # ------------------------------------------------------------------ files
 
     def save(self, run_dir: Path) -> None:
-        """Write ``run_dir/stats/`` (each table replaced atomically: write, then rename)."""
-        d = Path(run_dir) / STATS_DIR
-        d.mkdir(parents=True, exist_ok=True)
+        """Write ``run_dir/stats/`` as a whole: every table and meta.json go to ``stats.new/``,
+        which then replaces ``stats/`` by two renames, so the folder always holds one batch's
+        complete sums (``load`` falls back on ``stats.new`` between the renames)."""
+        import shutil
+        run_dir = Path(run_dir)
+        new, cur, old = run_dir / f"{STATS_DIR}.new", run_dir / STATS_DIR, run_dir / f"{STATS_DIR}.old"
+        shutil.rmtree(new, ignore_errors=True)
+        new.mkdir(parents=True)
         for k, df in self.tables.items():
-            tmp = d / f".{k}.parquet.tmp"
-            df.to_parquet(tmp, index=False)
-            os.replace(tmp, d / f"{k}.parquet")
-        tmp = d / ".meta.json.tmp"
-        tmp.write_text(json.dumps({"format": "volva-stats-1", "games": self.games}) + "\n")
-        os.replace(tmp, d / "meta.json")
+            df.to_parquet(new / f"{k}.parquet", index=False)
+        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-1", "games": self.games}) + "\n")
+        shutil.rmtree(old, ignore_errors=True)
+        if cur.exists():
+            os.replace(cur, old)
+        os.replace(new, cur)
+        shutil.rmtree(old, ignore_errors=True)
 
     @classmethod
     def load(cls, run_dir: Path) -> "Stats":
@@ -422,6 +428,8 @@ class Stats:
         import pyarrow as pa
         import pyarrow.parquet as pq
         d = Path(run_dir) / STATS_DIR
+        if not d.is_dir() and (Path(run_dir) / f"{STATS_DIR}.new" / "meta.json").is_file():
+            d = Path(run_dir) / f"{STATS_DIR}.new"  # stopped between the two renames of save()
         mp = d / "meta.json"
         try:
             meta = json.loads(mp.read_text())

@@ -408,7 +408,7 @@ def load_run_stats(run_dir: Path, meta: dict):
     a time (runs written before stats existed). Raises RunDataError naming the file."""
     from analysis.suffstats import STATS_DIR, Stats, stats_from_rows
     run_dir = Path(run_dir)
-    if (run_dir / STATS_DIR).is_dir():
+    if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
         return Stats.load(run_dir)
     games = meta.get("games") if isinstance(meta.get("games"), int) else None
     card_gods = None

@@ -281,3 +281,30 @@ def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
     assert Stats.load(out).games == 10 and not (out / "report").exists()
     res = runner.invoke(app, ["study", str(f), "--out", str(out)])
     _one_line_error(res, "already holds results")
+
+
+def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch):
+    """SIGINT once: the batch being played is finished and written, then the run stops (exit
+    130, status interrupted); the stats folder is replaced whole, never half-written."""
+    import os
+    import signal
+
+    import simulator.api as api
+    from conftest import make_batch
+    calls = []
+
+    def playing(ruleset, lineup, seeds, check=False):
+        calls.append(1)
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # arrives in the middle of batch 1
+        return make_batch(len(seeds), len(lineup), seed=len(calls))
+
+    monkeypatch.setattr(api, "play_batch", playing)
+    out = tmp_path / "s"
+    res = runner.invoke(app, ["run", "--players", "2", "--lineup", "greedy,random", "--games", "40",
+                              "--batch-size", "10", "--out", str(out), "--no-keep-rows"])
+    assert res.exit_code == 130
+    assert "stopping after the current batch" in res.stderr
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["status"] == "interrupted" and meta["games_done"] == 10
+    assert Stats.load(out).games == 10 and sorted(p.name for p in out.iterdir()) == ["run.json", "stats"]
