@@ -26,6 +26,23 @@ def _fig(f: int) -> str:
 def _text(r: Ruleset, op: int, amount: int, detail: int) -> str:
     """What a card's text did (EV_TEXT: opcode, amount, detail)."""
     stat = E.STAT_NAMES[detail] if 0 <= detail < 3 else "no stat (all at step 6)"
+
+    def safe(label):
+        # every entry below is formatted, whatever the opcode: a detail that is not a location or
+        # a card for this opcode must not fail
+        def f(x):
+            try:
+                return label(x)
+            except (IndexError, KeyError):
+                return str(x)
+        return f
+
+    r_loc, r_card = safe(r.loc_label), safe(r.card_label)
+
+    class _R:
+        loc_label = staticmethod(r_loc)
+        card_label = staticmethod(r_card)
+    r = _R
     return {
         E.OP_DESTROY_ENEMY_WARRIORS: f"destroys {amount} Warrior(s) of each opponent",
         E.OP_TIDE: "every clan keeps one figure",

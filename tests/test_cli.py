@@ -187,6 +187,19 @@ def test_results_do_not_depend_on_batch_size_or_threads(tmp_path):
 
 
 @pytest.mark.slow
+def test_replay_every_game_formats():
+    """Every event of 60 games (all card texts) formats to text: no detail code breaks the log."""
+    from simulator.replay import replay_text
+    from simulator.ruleset import load_ruleset
+    from strategies.builtin import resolve
+    rs = load_ruleset()
+    for lineup in (["greedy"] * 4, ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]):
+        for g in range(30):
+            text = replay_text(rs, lineup, [resolve(n) for n in lineup], 1, g)
+            assert text.count("; rank ") == len(lineup), text[-300:]  # every clan's final line
+
+
+@pytest.mark.slow
 def test_replay_real_game():
     res = runner.invoke(app, ["replay", "--seed", "1", "--players", "2", "--lineup", "greedy,random", "--game", "3"])
     assert res.exit_code == 0, res.output
