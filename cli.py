@@ -18,7 +18,7 @@ from typing import Optional
 import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
-                  help="Volva: Monte Carlo simulator of the board game Blood Rage.")
+                  help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
 
 EXIT_USAGE = 2
 
@@ -92,7 +92,8 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
     return rs, names, [resolve(n) for n in names]
 
 
-RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new")
+RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
+                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv")
 
 
 def _check_out(out: Path, force: bool = False) -> None:
@@ -101,12 +102,25 @@ def _check_out(out: Path, force: bool = False) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
     if not force and out.is_dir() and any((out / f).exists() for f in RESULT_FILES):
-        raise UsageError(f"--out {str(out)!r} already holds results (run.json/clans.parquet); "
+        held = ", ".join(f for f in RESULT_FILES if (out / f).exists())
+        raise UsageError(f"--out {str(out)!r} already holds results ({held}); "
                          "choose a new directory or pass --force to replace them")
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
             pass
+        if force:  # replace: earlier results (and a report made from them) would no longer match
+            import shutil
+            volva_dir = any((out / f).exists() for f in RESULT_FILES)
+            for f in RESULT_FILES + (("report", "compare.png", "ablate.png", "ablate.csv") if volva_dir else ()):
+                p = out / f
+                if p.is_dir():
+                    shutil.rmtree(p)
+                elif p.exists():
+                    p.unlink()
+            if volva_dir:
+                for p in out.glob("compare_*.csv"):
+                    p.unlink()
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 
@@ -114,6 +128,7 @@ def _check_out(out: Path, force: bool = False) -> None:
 class StopFlag:
     """Set by the first SIGINT/SIGTERM/SIGHUP: the run stops after the batch it is playing."""
     requested = False
+    signum = 2  # the signal that asked (exit code 128 + signum)
 
     def __call__(self) -> bool:
         return self.requested
@@ -129,7 +144,7 @@ def _stop_on_signals(flag: StopFlag | None = None) -> dict:
     def handler(signum, frame):
         if flag is None or flag.requested:
             raise KeyboardInterrupt
-        flag.requested = True
+        flag.requested, flag.signum = True, int(signum)
         sys.stderr.write("\nstopping after the current batch (signal again to stop now)\n")
 
     old = {}
@@ -169,12 +184,12 @@ def _win_tables(st) -> list:
     from analysis import aggregate as agg
     tables = []
     for key, df in (("strategy", agg.by_strategy(st)), ("seat", agg.by_seat(st))):
-        t = Table(title=f"Win rate by {key}")
+        t = Table(title=f"Win rate by {key}" + (" (1..N in turn order from seat 1)" if key == "seat" else ""))
         for col in (key, "clans", "win rate", "95% CI", "expected", "mean Glory"):
             t.add_column(col, justify="left" if col == key else "right", no_wrap=True)
         exp = 1.0 / st["clans"]["n_players"].iloc[0]
         for _, r in df.iterrows():
-            label = str(r[key]) if key == "strategy" else str(int(r[key]))
+            label = str(r[key]) if key == "strategy" else str(int(r[key]) + 1)  # seats 1..N, as the report
             t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
                       f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
         tables.append(t)
@@ -225,12 +240,12 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     if resume:
         try:
             old = check_resume(out, meta)
-            writer.stats = Stats.load(out)
+            # stopped before its first batch was written: nothing to load, start from game 0
+            if (out / "stats").exists() or (out / "stats.new").exists():
+                writer.stats = Stats.load(out)
         except (ValueError, StatsError) as exc:
             _fail(str(exc))
-        start = writer.stats.games
-        if start % batch_size and start != games:
-            _fail(f"--resume: {out / 'stats'}: {start} games is not a whole number of batches of {batch_size}")
+        start = writer.stats.games  # the stats are replaced whole after each batch: they say how far it got
         meta["started"] = old.get("started")
         meta["resumed"] = (old.get("resumed") or []) + [_now()]
         meta["games_done"] = start
@@ -245,7 +260,7 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
             run_batches(rs, names, pols, seed, games, batch_size, rotate, writer, start,
                         progress=lambda n: prog.update(task, advance=n), stop=stop)
     except KeyboardInterrupt:
-        status, code = "interrupted", 130
+        status, code = "interrupted", 128 + stop.signum
         err.print(f"interrupted after {meta['games_done']:,} games; partial results kept in {out}"
                   + ("" if keep_rows else f" (continue with --resume)"))
     except BaseException as exc:
@@ -395,8 +410,14 @@ def study(
         if resume and exp.keep_rows:
             raise UsageError("--resume continues a stats-only study: drop --keep-rows")
         patches = list(exp.patches) + ([(Path(f"{exp.source} [patch]"), exp.inline_patch)] if exp.inline_patch else [])
-        option = exp.option_args() + _module_options(exp.modules)
-        rs, names, pols = _setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches)
+        try:
+            option = exp.option_args() + _module_options(exp.modules)
+            rs, names, pols = _setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches)
+        except UsageError as exc:
+            if experiment is None:
+                raise
+            msg = str(exc).replace("--players", "players").replace("--module", "modules").replace("--option", "options")
+            raise UsageError(msg if msg.startswith(str(experiment)) else f"{experiment}: {msg}") from None
         if not resume:
             _check_out(out, force)
         _set_threads(threads)
@@ -415,6 +436,7 @@ def study(
 
 
 def _paired_setup(players, lineup, option, module, ruleset, games, seed, batch_size, out, force, threads):
+    """Check the arguments shared by compare and ablate (the caller checks OUT last)."""
     if not 0 <= seed < 2**64:
         raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
     if games < 1:
@@ -423,8 +445,6 @@ def _paired_setup(players, lineup, option, module, ruleset, games, seed, batch_s
         raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
     option = (option or []) + _module_options(module)
     rs, names, pols = _setup(players, lineup, option, ruleset)
-    _check_out(out, force)
-    _set_threads(threads)
     return rs, names, pols, option
 
 
@@ -455,7 +475,7 @@ def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_s
             sums = run_paired(rs_a, rs_b, names, pols, seed, games, batch_size, rotate, writers[0], writers[1],
                               card, ages, progress=lambda n: prog.update(task, advance=n), stop=stop)
     except KeyboardInterrupt:
-        code, status = 130, "interrupted"
+        code, status = 128 + stop.signum, "interrupted"
         err.print(f"interrupted after {writers[1].meta['games_done']:,} paired games; partial results kept in {out}")
         import pandas as pd
         p = out / "paired.parquet"
@@ -511,6 +531,8 @@ def compare(
             rs_b.check_players(players)
         except RulesError as exc:
             raise UsageError(str(exc)) from None
+        _check_out(out, force)  # after every check: --force deletes nothing for a bad command
+        _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
     sums, sa, sb, code = _play_arms(rs_a, rs_b, ("baseline", "variant"), names, pols, players, games, seed, out,
@@ -605,6 +627,8 @@ def ablate(
             raise UsageError(str(exc)) from None
         rs_f.draft_note = f"forced: {card}" + (f" (ages {age})" if age else "")
         rs_b.draft_note = f"banned ({ban}): {card}" + (f" (ages {age})" if age else "")
+        _check_out(out, force)  # after every check: --force deletes nothing for a bad command
+        _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
     sums, sf, sb, code = _play_arms(rs_f, rs_b, ("forced", "banned"), names, pols, players, games, seed, out,
@@ -821,6 +845,7 @@ def tournament(
     option: Optional[list[str]] = typer.Option(None, "--option", help="Rule option key=value (repeatable)."),
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
+    force: bool = typer.Option(False, "--force", help="Replace the tables already in OUT."),
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
     ranking (win rate, 95% Wilson interval, mean Glory) and the head-to-head matrix."""
@@ -849,7 +874,7 @@ def tournament(
         except RulesError as exc:
             raise UsageError(str(exc)) from None
         if out is not None:
-            _check_out(out, force=True)
+            _check_out(out, force)
         _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
@@ -885,5 +910,24 @@ def version() -> None:
                f"numba {numba.__version__})")
 
 
+def main() -> None:
+    """Console entry point: typer's usage errors (unknown option, bad value) as one line too."""
+    try:
+        rc = app(standalone_mode=False)
+    except Exception as exc:  # typer vendors click: match its exception classes by name
+        kinds = {c.__name__ for c in type(exc).__mro__}
+        if "UsageError" in kinds and not exc.format_message().strip():  # bare `volva`: help shown
+            raise SystemExit(EXIT_USAGE) from None
+        if "UsageError" in kinds:
+            ctx = getattr(exc, "ctx", None)
+            cmd = ctx.command_path if ctx is not None else "volva"
+            sys.stderr.write(f"error: {' '.join(exc.format_message().split())} (see '{cmd} --help')\n")
+            raise SystemExit(EXIT_USAGE) from None
+        if "Abort" in kinds:
+            raise SystemExit(130) from None
+        raise
+    raise SystemExit(rc if isinstance(rc, int) else 0)
+
+
 if __name__ == "__main__":
-    app()
+    main()

@@ -5,7 +5,9 @@ Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
     name = "archetypes-4p"          # label in the report
     ruleset = "blood-rage"          # a directory under simulator/data/
     players = 4                     # 2..5
-    lineup = "balanced,ragnarok-diver,thor-warlord,loki-martyr"   # or a list of names
+    lineup = "balanced,ragnarok-diver,thor-warlord,loki-martyr"   # or a list; *.toml files are
+                                    # read relative to this file (default: the first `players`
+                                    # of these four, greedy for a fifth)
     games = 200000
     seed = 1
     batch_size = 10000
@@ -25,6 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 DEFAULT_LINEUP = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
+
+
+def default_lineup(players: int) -> list[str]:
+    """The main job's archetypes for ``players`` clans: the first N, or greedy for a fifth seat."""
+    return (DEFAULT_LINEUP + ["greedy"] * max(0, players - len(DEFAULT_LINEUP)))[:max(players, 0)]
 
 
 class ExperimentError(ValueError):
@@ -89,7 +96,16 @@ def load_experiment(path: Path) -> Experiment:
             if not all(isinstance(x, str) for x in lu):
                 _bad(path, "lineup", f"{lu!r}; expected a list of strategy names")
             lu = ",".join(lu)
-        kw["lineup"] = [x.strip() for x in lu.split(",")]
+        entries = []
+        for x in (x.strip() for x in lu.split(",")):
+            name, star, k = x.partition("*")
+            # a strategy file is read relative to the experiment file, like patches
+            if name.endswith(".toml") and not Path(name).is_absolute() and (path.parent / name).is_file():
+                name = str(path.parent / name)
+            entries.append(name + star + k)
+        kw["lineup"] = entries
+    elif "players" in d and d["players"] != len(DEFAULT_LINEUP):
+        kw["lineup"] = default_lineup(d["players"]) if isinstance(d["players"], int) else DEFAULT_LINEUP
     if "modules" in d:
         if not all(isinstance(x, str) for x in d["modules"]):
             _bad(path, "modules", f"{d['modules']!r}; expected a list of module names")

@@ -118,8 +118,8 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     return done
 
 
-RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games", "batch_size",
-               "card_file_sha256", "patch_sha256", "draft_rules")
+RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games",
+               "card_file_sha256", "patch_sha256", "draft_rules")  # not batch_size: sums do not depend on it
 
 
 def check_resume(out: Path, meta: dict) -> dict:
@@ -137,10 +137,12 @@ def check_resume(out: Path, meta: dict) -> dict:
     if old.get("keep_rows"):
         raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume")
     for k in RESUME_KEYS:
-        if old.get(k) != meta.get(k):
-            raise ValueError(f"--resume: {p}: '{k}' was {old.get(k)!r}, now {meta.get(k)!r}; "
-                             "resume with the same experiment")
-    if not isinstance(old.get("games_done"), int) or old["games_done"] % meta["batch_size"] and \
-            old["games_done"] != meta["games"]:
-        raise ValueError(f"--resume: {p}: games_done {old.get('games_done')!r} is not a whole number of batches")
+        a, b = old.get(k), meta.get(k)
+        if isinstance(a, dict) and isinstance(b, dict):  # name the option that differs
+            for o in sorted(set(a) | set(b)):
+                if a.get(o) != b.get(o):
+                    raise ValueError(f"--resume: {p}: option '{o}' was {a.get(o)!r}, now {b.get(o)!r}; "
+                                     "resume with the same experiment")
+        if a != b:
+            raise ValueError(f"--resume: {p}: '{k}' was {a!r}, now {b!r}; resume with the same experiment")
     return old

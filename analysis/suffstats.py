@@ -413,9 +413,13 @@ class Stats:
         new, cur, old = run_dir / f"{STATS_DIR}.new", run_dir / STATS_DIR, run_dir / f"{STATS_DIR}.old"
         shutil.rmtree(new, ignore_errors=True)
         new.mkdir(parents=True)
+        import hashlib
+        sha = {}
         for k, df in self.tables.items():
             df.to_parquet(new / f"{k}.parquet", index=False)
-        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-1", "games": self.games}) + "\n")
+            sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
+        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-1", "games": self.games,
+                                                   "sha256": sha}, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
         if cur.exists():
             os.replace(cur, old)
@@ -439,6 +443,9 @@ class Stats:
             raise StatsError(f"{mp}: unreadable ({' '.join(str(exc).split())})") from None
         if not isinstance(meta, dict) or meta.get("format") != "volva-stats-1":
             raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-1)")
+        import hashlib
+        if not isinstance(meta.get("games"), int) or not isinstance(meta.get("sha256"), dict):
+            raise StatsError(f"{mp}: not a Volva stats file (expected 'games' and 'sha256')")
         tables = {}
         for k in KEYS:
             p = d / f"{k}.parquet"
@@ -451,8 +458,16 @@ class Stats:
             missing = [c for c in KEYS[k] + SUMS[k] if c not in df.columns]
             if missing:
                 raise StatsError(f"{p}: not a Volva stats table (missing columns: {', '.join(missing)})")
+            bad = [c for c in SUMS[k] + [x for x in KEYS[k] if x in INT_KEYS]
+                   if not pd.api.types.is_integer_dtype(df[c])]
+            if bad:
+                raise StatsError(f"{p}: not a Volva stats table (column '{bad[0]}' is {df[bad[0]].dtype}, "
+                                 "expected integers)")
+            if hashlib.sha256(p.read_bytes()).hexdigest() != meta["sha256"].get(k):
+                raise StatsError(f"{p}: does not match {mp} (SHA-256): a table from another run or an "
+                                 "edited file; rerun, or restore the run's own stats folder")
             tables[k] = df[KEYS[k] + SUMS[k]]
-        return cls(tables, int(meta.get("games", 0)))
+        return cls(tables, int(meta["games"]))
 
 
 def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | None = None) -> Stats:

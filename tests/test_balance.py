@@ -192,7 +192,7 @@ def test_experiment_file_errors(tmp_path):
         ("lineup = 'greedy,nobody,greedy,greedy'\n", ["nobody"]),
         ("colour = 'red'\n", ["colour", "unknown key", "allowed"]),
         ("patches = ['missing.toml']\n", ["patches", "missing.toml", "not found"]),
-        ("modules = ['valhalla-gods']\n", ["--module 'valhalla-gods'", "gods-of-asgard"]),
+        ("modules = ['valhalla-gods']\n", ["modules 'valhalla-gods'", "gods-of-asgard"]),
         ("options = { tie_break = 'coin' }\n", ["tie_break"]),
         ("[patch]\n\"Tyrs Smite\".value = 4\n", ["[patch]", "Tyrs Smite", "no such card"]),
         ("rotate = 1\n", ["rotate", "expected bool"]),

@@ -117,6 +117,26 @@ def test_corrupt_or_foreign_stats_file(real_run, tmp_path, table):
     _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), "meta.json")
 
 
+@pytest.mark.slow
+def test_stats_table_of_another_run_or_wrong_types(real_run, tmp_path):
+    """A table copied from another run, or rewritten with text columns, is refused, not mixed in."""
+    import json
+    d = _copy_run(real_run, tmp_path, stats=True)
+    other = tmp_path / "other"
+    res = runner.invoke(app, ["run", "--players", "4", "--games", "200", "--seed", "3", "--out", str(other),
+                              "--no-keep-rows"])
+    assert res.exit_code == 0, res.output
+    shutil.copy(other / "stats" / "draft.parquet", d / "stats" / "draft.parquet")
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]),
+                           "draft.parquet", "does not match")
+    t = pq.read_table(real_run / "stats" / "draft.parquet").to_pandas().astype(str)
+    t.to_parquet(d / "stats" / "draft.parquet", index=False)
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]),
+                           "draft.parquet", "expected integers")
+    meta = json.loads((real_run / "stats" / "meta.json").read_text())
+    assert set(meta["sha256"]) >= {"clans", "draft", "use", "h2h"}
+
+
 def test_missing_run_dir(tmp_path):
     _assert_one_line_error(runner.invoke(app, ["report", str(tmp_path / "nope"), "--out", str(tmp_path / "r")]),
                            "nope", "not found")
