@@ -331,12 +331,15 @@ def replay(
     ruleset: str = typer.Option("blood-rage", "--ruleset", help="Rule set directory under simulator/data/."),
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="As the run: seat rotation on or off."),
+    patch: Optional[list[Path]] = typer.Option(None, "--patch", help="As the run: card patch file(s)."),
 ) -> None:
     """Replay one game of a run and print its log as text."""
     try:
         if game < 0:
             raise UsageError(f"--game {game}; allowed: 0 or more")
-        rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset)
+        if not 0 <= seed < 2**64:
+            raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
+        rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset, patch)
     except UsageError as exc:
         _fail(str(exc))
     from simulator.replay import replay_text

@@ -189,7 +189,9 @@ def plot_head_to_head(mat: pd.DataFrame, path: Path | None = None):
     im = ax.imshow(np.ma.masked_invalid(vals), cmap="RdBu", vmin=0.5 - span, vmax=0.5 + span)
     for i in range(vals.shape[0]):
         for j in range(vals.shape[1]):
-            ax.text(j, i, "—" if not fin[i, j] else f"{vals[i, j]:.1%}", ha="center", va="center", fontsize=9)
+            dark = fin[i, j] and abs(vals[i, j] - 0.5) > 0.6 * span  # white text on the deep colours
+            ax.text(j, i, "—" if not fin[i, j] else f"{vals[i, j]:.1%}", ha="center", va="center", fontsize=9,
+                    color="white" if dark else "black")
     ax.set_xticks(range(len(mat.columns)), mat.columns, rotation=30, ha="right")
     ax.set_yticks(range(len(mat.index)), mat.index)
     ax.set_xlabel("opponent (column)")
@@ -513,7 +515,8 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         info = pdf.infodict()
         info["Title"] = f"Volva balance report: {run_dir.name}"
     written.append(pdf_path)
-    for name, key in (("cards.csv", "card_summary"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
+    res["card_summary_all"] = agg.card_summary(st) if len(st["draft"]) else None
+    for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
                       ("seat.csv", "seat_strategy"), ("head_to_head.csv", "h2h_long"),
                       ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources")):
         df = res.get(key)
@@ -544,8 +547,9 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         ("versions", f"volva {meta.get('volva_version')}, python {meta.get('python')}, "
                      f"numpy {meta.get('numpy')}, numba {meta.get('numba')}"),
         ("games in the statistics", f"{games:,}"),
-        ("experiment", f"{meta.get('experiment')} ({meta.get('experiment_file')})" if meta.get("experiment")
-         else "(volva run)"),
+        ("experiment", (f"{meta.get('experiment')} (file {meta.get('experiment_file')})"
+                        if str(meta.get("experiment_file", "")).endswith(".toml") else "the built-in default")
+         if meta.get("experiment") else "(volva run)"),
         ("card file SHA-256", meta.get("card_file_sha256")),
         ("card patch", f"{meta.get('patch')} (SHA-256 {meta.get('patch_sha256')})" if meta.get("patch") else "(none)"),
         ("draft rule", meta.get("draft_rules") or "(none)"),

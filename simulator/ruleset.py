@@ -509,6 +509,9 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
         for k, v in fields.items():
             if isinstance(v, bool) or not isinstance(v, (int, str)):
                 raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
+        if change.get("remove") and fields:
+            raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)}); "
+                             "a removed card is out of the decks, so change nothing else")
         if change.get("add"):
             if card in names:
                 raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
@@ -516,6 +519,10 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
             need = [k for k in ("age", "type") if k not in fields]
             if need:
                 raise RulesError(f"{patch_path}: {entry}: field '{need[0]}': required for a new card")
+            if not any(int(str(fields.get(c, 0)) or 0) > 0 for c in COPY_COLUMNS
+                       if str(fields.get(c, 0)).strip().lstrip("-").isdigit()):
+                raise RulesError(f"{patch_path}: {entry}: field 'copies_min1': a new card needs copies "
+                                 f"({', '.join(COPY_COLUMNS)}), or it is never dealt")
             new = {c: "" for c in CARD_COLUMNS}
             new.update({c: "0" for c in COPY_COLUMNS})
             new.update({k: str(v) for k, v in fields.items()}, name=card)
@@ -535,6 +542,10 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
             if (r["name"] or "").strip() != card or (ages is not None and int(r["age"]) not in ages):
                 continue
             hit += 1
+            t = str(fields.get("type", r["type"])).strip()
+            if t == "quest" and "value" in fields:
+                raise RulesError(f"{patch_path}: {entry}: field 'value': a quest has no value; "
+                                 "its Glory is 'quest_glory'")
             if change.get("remove"):
                 r.update({c: "0" for c in COPY_COLUMNS})
             r.update({k: str(v) for k, v in fields.items()})
