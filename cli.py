@@ -17,6 +17,8 @@ from typing import Optional
 
 import typer
 
+from reports import console
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
 
@@ -177,39 +179,6 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _win_tables(st) -> list:
-    """Rich tables of win rate by strategy and by seat (95% Wilson intervals) from run stats."""
-    from rich.table import Table
-
-    from analysis import aggregate as agg
-    tables = []
-    for key, df in (("strategy", agg.by_strategy(st)), ("seat", agg.by_seat(st))):
-        t = Table(title=f"Win rate by {key}" + (" (1..N in turn order from seat 1)" if key == "seat" else ""))
-        for col in (key, "clans", "win rate", "95% CI", "expected", "mean Glory"):
-            t.add_column(col, justify="left" if col == key else "right", no_wrap=True)
-        exp = 1.0 / st["clans"]["n_players"].iloc[0]
-        for _, r in df.iterrows():
-            label = str(r[key]) if key == "strategy" else str(int(r[key]) + 1)  # seats 1..N, as the report
-            t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
-                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
-        tables.append(t)
-    return tables
-
-
-def _progress(console):
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    from rich.text import Text
-
-    class GamesPerSecond(ProgressColumn):
-        def render(self, task):
-            done, el = task.completed, task.elapsed
-            return Text(f"{done / el:,.0f} games/s" if el and done else "- games/s")
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
-
-
 def _meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_rows, **extra) -> dict:
     import numba
     import numpy as np
@@ -255,14 +224,14 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     old_sig = _stop_on_signals(stop)
     try:
         writer.open()
-        with _progress(err) as prog:
+        with console.progress(err) as prog:
             task = prog.add_task("games", total=games, completed=start)
             run_batches(rs, names, pols, seed, games, batch_size, rotate, writer, start,
                         progress=lambda n: prog.update(task, advance=n), stop=stop)
     except KeyboardInterrupt:
         status, code = "interrupted", 128 + stop.signum
         err.print(f"interrupted after {meta['games_done']:,} games; partial results kept in {out}"
-                  + ("" if keep_rows else f" (continue with --resume)"))
+                  + ("" if keep_rows else " (continue with --resume)"))
     except BaseException as exc:
         status = "failed"
         meta["error"] = f"{type(exc).__name__}: {exc}"
@@ -274,7 +243,7 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
         writer.write_meta()
     if meta["games_done"]:
         con = Console()
-        for t in _win_tables(writer.stats):
+        for t in console.win_tables(writer.stats):
             con.print(t)
         con.print(f"{meta['games_done']:,} games ({status}); output in {out}")
     return code
@@ -473,7 +442,7 @@ def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_s
     try:
         for w in writers:
             w.open()
-        with _progress(err) as prog:
+        with console.progress(err) as prog:
             task = prog.add_task("paired games", total=games)
             sums = run_paired(rs_a, rs_b, names, pols, seed, games, batch_size, rotate, writers[0], writers[1],
                               card, ages, progress=lambda n: prog.update(task, advance=n), stop=stop)
@@ -490,20 +459,6 @@ def _play_arms(rs_a, rs_b, arms, names, pols, players, games, seed, out, batch_s
             w.meta.update(finished=_now(), status=status)
             w.write_meta()
     return sums, writers[0].stats, writers[1].stats, code
-
-
-def _delta_table(df, title, keys, n_col="n"):
-    from rich.table import Table
-    t = Table(title=title, title_justify="left")
-    for k in keys:
-        t.add_column(k, no_wrap=True)
-    for c in ("n", "Δ win rate", "95% CI", "p", "Δ Glory", "95% CI "):
-        t.add_column(c, justify="right", no_wrap=True)
-    for _, r in df.iterrows():
-        t.add_row(*[str(r[k]) for k in keys], f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
-                  f"{r.ci_low:+.4f}…{r.ci_high:+.4f}", f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
-                  f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
-    return t
 
 
 @app.command()
@@ -546,38 +501,7 @@ def compare(
     tabs = compare_tables(sa, sb, sums)
     for k, df in tabs.items():
         df.to_csv(out / f"compare_{k}.csv", index=False)
-    tables = [_delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({sa.games:,} games)",
-                           ["strategy"])]
-    from rich.table import Table
-    ci = tabs.get("card_iwd")
-    if ci is not None and len(ci):
-        t = Table(title=f"Largest moves: a card's improvement when drafted (IWD = win rate drafted − not drafted, "
-                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows)",
-                  title_justify="left")
-        for c in ("strategy", "age", "card", "ATA base", "ATA variant", "IWD base", "IWD variant", "Δ IWD",
-                  "95% CI", "p_adj", "flag"):
-            t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
-        for _, r in ci.head(top).iterrows():
-            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{r.ata_a:.2f}", f"{r.ata_b:.2f}",
-                      f"{r.iwd_a:+.4f}", f"{r.iwd_b:+.4f}", f"{r.d_iwd:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
-                      f"{r.p_adj:.2g}", "*" if r.significant else "")
-        tables.append(t)
-    for k, label in (("drafted_gods", "win rate by drafted god pair"),
-                     ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
-        if k not in tabs or not len(tabs[k]):
-            continue
-        df = tabs[k].dropna(subset=["d_win"]).sort_values("p_value").head(top)
-        keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
-        t = Table(title=f"Largest moves: {label} (two-proportion z, Benjamini–Hochberg over "
-                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05)", title_justify="left")
-        for c in keys + ["n base", "n variant", "base", "variant", "Δ", "95% CI", "p_adj", "flag"]:
-            t.add_column(c, justify="left" if c in keys else "right", no_wrap=True)
-        for _, r in df.iterrows():
-            t.add_row(*[str(r[c]) for c in keys], f"{r.n_a:,}", f"{r.n_b:,}", f"{r.win_rate_a:.4f}",
-                      f"{r.win_rate_b:.4f}", f"{r.d_win:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
-                      f"{r.p_adj:.2g}", "*" if r.significant else "")
-        tables.append(t)
-    _print_wide(tables)
+    console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
     from reports.report import plot_compare
     plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
                  f"{sa.games:,} paired games", out / "compare.png")
@@ -656,7 +580,7 @@ def ablate(
     from reports.report import plot_ablation
     plot_ablation(res, f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})",
                   out / "ablate.png")
-    _print_wide([_delta_table(res, f"{card}: forced − banned ({ban}), paired by game and seat, "
+    console.print_wide([console.delta_table(res, f"{card}: forced − banned ({ban}), paired by game and seat, "
                                    f"{sf.games:,} games", ["group", "strategy"])])
     n_held = int(held["n"].sum()) if len(held) else 0
     typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {out / 'ablate.csv'}, "
@@ -783,7 +707,7 @@ def strategies_show(
         t.add_column(col, justify="right" if col in ("value", "greedy") else "left", no_wrap=True)
     for r in rows:
         t.add_row(*r)
-    _print_wide([t])
+    console.print_wide([t])
 
 
 @strategies_app.command("validate")
@@ -800,42 +724,6 @@ def strategies_validate(
 
 
 # --------------------------------------------------------------------------- tournament
-
-def _rank_table(rank, players: int):
-    from rich.table import Table
-    t = Table(title=f"Ranking ({players} players; win rate over all games played, 95% Wilson interval)")
-    for col in ("#", "strategy", "win rate", "95% CI", "expected", "mean Glory", "games"):
-        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for i, r in rank.iterrows():
-        t.add_row(str(i + 1), r.strategy, f"{r.win_rate:.4f}", f"{r.ci_low:.4f}–{r.ci_high:.4f}",
-                  f"{r.expected:.4f}", f"{r.mean_glory:.2f}", f"{int(r.games):,}")
-    return t
-
-
-def _h2h_table(mat):
-    import math
-
-    from rich.table import Table
-    t = Table(title="Head to head: row's win rate in the games where row and column both played")
-    t.add_column("strategy", no_wrap=True)
-    for c in mat.columns:
-        t.add_column(str(c), justify="right", no_wrap=True)
-    for s, row in mat.iterrows():
-        t.add_row(str(s), *["—" if (c == s or math.isnan(v)) else f"{v:.3f}" for c, v in row.items()])
-    return t
-
-
-def _print_wide(tables) -> None:
-    """Print rich tables without squeezing their columns (widen the console if needed)."""
-    from rich.console import Console
-    con = Console()
-    wide = con.options.update_width(100_000)
-    need = max(con.measure(t, options=wide).maximum for t in tables)
-    if need > con.width:
-        con = Console(width=need)
-    for t in tables:
-        con.print(t)
-
 
 @app.command()
 def tournament(
@@ -889,13 +777,13 @@ def tournament(
     err = Console(stderr=True)
     if n_games != games:
         err.print(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
-    with _progress(err) as prog:
+    with console.progress(err) as prog:
         task = prog.add_task(f"{len(combos)} combinations", total=len(combos) * n_games)
         clans = run_tournament(rs, names, players, n_games, seed, policies=pols,
                                progress=lambda n: prog.update(task, advance=n))
     rank = ranking(clans)
     mat = head_to_head(clans, order=list(rank["strategy"]))
-    _print_wide([_rank_table(rank, players), _h2h_table(mat)])
+    console.print_wide([console.rank_table(rank, players), console.h2h_table(mat)])
     typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
                f"{players} players, seed {seed}")
     if out is not None:

@@ -1,0 +1,122 @@
+"""Console output of the commands: rich tables of win rates, paired differences, rankings and
+the progress bar. Everything here prints what analysis computed; nothing computes."""
+from __future__ import annotations
+
+
+def win_tables(st) -> list:
+    """Rich tables of win rate by strategy and by seat (95% Wilson intervals) from run stats."""
+    from rich.table import Table
+
+    from analysis import aggregate as agg
+    tables = []
+    for key, df in (("strategy", agg.by_strategy(st)), ("seat", agg.by_seat(st))):
+        t = Table(title=f"Win rate by {key}" + (" (1..N in turn order from seat 1)" if key == "seat" else ""))
+        for col in (key, "clans", "win rate", "95% CI", "expected", "mean Glory"):
+            t.add_column(col, justify="left" if col == key else "right", no_wrap=True)
+        exp = 1.0 / st["clans"]["n_players"].iloc[0]
+        for _, r in df.iterrows():
+            label = str(r[key]) if key == "strategy" else str(int(r[key]) + 1)  # seats 1..N, as the report
+            t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
+                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
+        tables.append(t)
+    return tables
+
+
+def progress(console):
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    class GamesPerSecond(ProgressColumn):
+        def render(self, task):
+            done, el = task.completed, task.elapsed
+            return Text(f"{done / el:,.0f} games/s" if el and done else "- games/s")
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+
+
+def delta_table(df, title, keys, n_col="n"):
+    from rich.table import Table
+    t = Table(title=title, title_justify="left")
+    for k in keys:
+        t.add_column(k, no_wrap=True)
+    for c in ("n", "Δ win rate", "95% CI", "p", "Δ Glory", "95% CI "):
+        t.add_column(c, justify="right", no_wrap=True)
+    for _, r in df.iterrows():
+        t.add_row(*[str(r[k]) for k in keys], f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
+                  f"{r.ci_low:+.4f}…{r.ci_high:+.4f}", f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
+                  f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
+    return t
+
+
+def rank_table(rank, players: int):
+    from rich.table import Table
+    t = Table(title=f"Ranking ({players} players; win rate over all games played, 95% Wilson interval)")
+    for col in ("#", "strategy", "win rate", "95% CI", "expected", "mean Glory", "games"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    for i, r in rank.iterrows():
+        t.add_row(str(i + 1), r.strategy, f"{r.win_rate:.4f}", f"{r.ci_low:.4f}–{r.ci_high:.4f}",
+                  f"{r.expected:.4f}", f"{r.mean_glory:.2f}", f"{int(r.games):,}")
+    return t
+
+
+def h2h_table(mat):
+    import math
+
+    from rich.table import Table
+    t = Table(title="Head to head: row's win rate in the games where row and column both played")
+    t.add_column("strategy", no_wrap=True)
+    for c in mat.columns:
+        t.add_column(str(c), justify="right", no_wrap=True)
+    for s, row in mat.iterrows():
+        t.add_row(str(s), *["—" if (c == s or math.isnan(v)) else f"{v:.3f}" for c, v in row.items()])
+    return t
+
+
+def print_wide(tables) -> None:
+    """Print rich tables without squeezing their columns (widen the console if needed)."""
+    from rich.console import Console
+    con = Console()
+    wide = con.options.update_width(100_000)
+    need = max(con.measure(t, options=wide).maximum for t in tables)
+    if need > con.width:
+        con = Console(width=need)
+    for t in tables:
+        con.print(t)
+
+
+def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
+    """Rich tables of what moved in a comparison (analysis.paired.compare_tables output)."""
+    from rich.table import Table
+    tables = [delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({games:,} games)",
+                          ["strategy"])]
+    ci = tabs.get("card_iwd")
+    if ci is not None and len(ci):
+        t = Table(title=f"Largest moves: a card's improvement when drafted (IWD = win rate drafted − not drafted, "
+                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows)",
+                  title_justify="left")
+        for c in ("strategy", "age", "card", "ATA base", "ATA variant", "IWD base", "IWD variant", "Δ IWD",
+                  "95% CI", "p_adj", "flag"):
+            t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
+        for _, r in ci.head(top).iterrows():
+            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{r.ata_a:.2f}", f"{r.ata_b:.2f}",
+                      f"{r.iwd_a:+.4f}", f"{r.iwd_b:+.4f}", f"{r.d_iwd:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
+                      f"{r.p_adj:.2g}", "*" if r.significant else "")
+        tables.append(t)
+    for k, label in (("drafted_gods", "win rate by drafted god pair"),
+                     ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
+        if k not in tabs or not len(tabs[k]):
+            continue
+        df = tabs[k].dropna(subset=["d_win"]).sort_values("p_value").head(top)
+        keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
+        t = Table(title=f"Largest moves: {label} (two-proportion z, Benjamini–Hochberg over "
+                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05)", title_justify="left")
+        for c in keys + ["n base", "n variant", "base", "variant", "Δ", "95% CI", "p_adj", "flag"]:
+            t.add_column(c, justify="left" if c in keys else "right", no_wrap=True)
+        for _, r in df.iterrows():
+            t.add_row(*[str(r[c]) for c in keys], f"{r.n_a:,}", f"{r.n_b:,}", f"{r.win_rate_a:.4f}",
+                      f"{r.win_rate_b:.4f}", f"{r.d_win:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
+                      f"{r.p_adj:.2g}", "*" if r.significant else "")
+        tables.append(t)
+    return tables

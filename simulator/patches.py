@@ -1,0 +1,114 @@
+"""Card patches: what-if edits of a card list, as data (volva compare --patch, experiment
+[patch] tables, volva run/study --patch).
+
+A patch is TOML with one table per card name (format in :func:`apply_card_patch`); it edits
+the rows read from cards.csv before they are validated like any other row, so a patched card
+set is checked exactly as the shipped one.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .ruleset import CARD_COLUMNS, RulesError, read_toml
+
+PATCH_FIELDS = [c for c in CARD_COLUMNS if c != "name"]
+COPY_COLUMNS = ["copies_min1", "copies_3p", "copies_4p", "copies_5p"]
+
+
+def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = None) -> list[dict]:
+    """Apply a card patch (TOML) to card rows; returns new rows (the input is not changed).
+
+    Format: one table per card name, e.g. ``"Tyr's Smite".value = 4`` or::
+
+        ["Tyr's Smite"]          # every row of that name (all ages) ...
+        ages = [2]               # ... or only these ages
+        value = 4                # any cards.csv column but name
+        ["Troll"]
+        remove = true            # every copy out of the decks (the row stays, so card ids keep)
+        ["Fenrir's Bite"]
+        add = true               # a new card: every column of cards.csv (copies default 0)
+        age = 2
+        type = "battle"
+
+    A changed or added row is validated like a cards.csv row; errors name the patch file and
+    the card. Raises RulesError for unknown cards (with close names), unknown fields, ``add``
+    of an existing name, or a bad value type.  ``data``: the patch as a dict already read
+    (``patch_path`` then only labels errors, e.g. an experiment file's [patch] table).
+    """
+    import difflib
+    patch_path = Path(patch_path)
+    if data is None:
+        data = read_toml(patch_path)
+    if not data:
+        raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
+    rows = [dict(r) for r in rows]
+    names = sorted({(r["name"] or "").strip() for r in rows})
+    allowed = PATCH_FIELDS + ["remove", "add", "ages"]
+    for card, change in data.items():
+        entry = f"card {card!r}"
+        if not isinstance(change, dict):
+            raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
+                             f"allowed fields: {allowed}")
+        bad = [k for k in change if k not in allowed]
+        if bad:
+            raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
+        for flag in ("remove", "add"):
+            if flag in change and not isinstance(change[flag], bool):
+                raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
+        fields = {k: v for k, v in change.items() if k in PATCH_FIELDS}
+        for k, v in fields.items():
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
+        if change.get("remove") and fields:
+            raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)}); "
+                             "a removed card is out of the decks, so change nothing else")
+        if change.get("add"):
+            if card in names:
+                raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
+                                 "drop 'add = true' to change it")
+            need = [k for k in ("age", "type") if k not in fields]
+            if need:
+                raise RulesError(f"{patch_path}: {entry}: field '{need[0]}': required for a new card")
+            if not any(int(str(fields.get(c, 0)) or 0) > 0 for c in COPY_COLUMNS
+                       if str(fields.get(c, 0)).strip().lstrip("-").isdigit()):
+                raise RulesError(f"{patch_path}: {entry}: field 'copies_min1': a new card needs copies "
+                                 f"({', '.join(COPY_COLUMNS)}), or it is never dealt")
+            new = {c: "" for c in CARD_COLUMNS}
+            new.update({c: "0" for c in COPY_COLUMNS})
+            new.update({k: str(v) for k, v in fields.items()}, name=card)
+            new["_file"], new["_entry"] = str(patch_path), f"{entry} (added)"
+            rows.append(new)
+            continue
+        if card not in names:
+            close = difflib.get_close_matches(card, names, n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
+        ages = change.get("ages")
+        if ages is not None and (not isinstance(ages, list) or not all(isinstance(a, int) and 1 <= a <= 3
+                                                                       for a in ages)):
+            raise RulesError(f"{patch_path}: {entry}: field 'ages': {ages!r}; allowed: a list of ages 1..3")
+        hit = 0
+        for r in rows:
+            if (r["name"] or "").strip() != card or (ages is not None and int(r["age"]) not in ages):
+                continue
+            hit += 1
+            t = str(fields.get("type", r["type"])).strip()
+            if t == "quest" and "value" in fields:
+                raise RulesError(f"{patch_path}: {entry}: field 'value': a quest has no value; "
+                                 "its Glory is 'quest_glory'")
+            if change.get("remove"):
+                r.update({c: "0" for c in COPY_COLUMNS})
+            r.update({k: str(v) for k, v in fields.items()})
+            r["_file"], r["_entry"] = str(patch_path), f"{entry} ({r['_entry']} of the card file)"
+        if hit == 0:
+            raise RulesError(f"{patch_path}: {entry}: field 'ages': no row of that card in ages {ages}")
+    return rows
+
+
+def patch_list(patch) -> list[tuple[Path, dict | None]]:
+    """None | path | [path or (label, dict), ...] -> [(path or label, dict or None)]."""
+    if patch is None:
+        return []
+    items = patch if isinstance(patch, (list, tuple)) and not (len(patch) == 2 and isinstance(patch[1], dict)) \
+        else [patch]
+    return [(Path(x[0]), x[1]) if isinstance(x, tuple) else (Path(x), None) for x in items]
