@@ -1,18 +1,17 @@
-"""Batch results -> tidy pandas tables, and win-rate summaries.
+"""Batch results -> tidy pandas tables (clans, picks, plays) and their Arrow schemas.
 
 ``clans_frame`` and ``picks_frame`` turn one :class:`simulator.api.BatchOut`
 (G games, P seats) into long tables (vectorised; no per-row Python loop);
 ``CLANS_SCHEMA``/``PICKS_SCHEMA`` are the fixed Arrow schemas used when the
 CLI appends batches to Parquet (dictionary columns use int32 indices so every
-batch has the same schema).  ``summary`` gives win rates with 95% Wilson
-intervals.
+batch has the same schema).  Win rates and their intervals are
+:mod:`analysis.aggregate`'s.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from statsmodels.stats.proportion import proportion_confint
 
 from simulator import enums as E
 from simulator.api import BatchOut
@@ -182,28 +181,3 @@ def card_gods(ruleset) -> dict[str, str]:
 def arrow_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     """DataFrame -> Arrow table with exactly ``schema`` (for appending with ParquetWriter)."""
     return pa.Table.from_pandas(df, schema=schema, preserve_index=False)
-
-
-def _rates(clans: pd.DataFrame, by: str) -> pd.DataFrame:
-    g = clans.groupby(by, observed=True, sort=True)
-    out = pd.DataFrame({
-        "n": g.size(),
-        "wins": g["win_share"].sum(),
-        "mean_glory": g["glory"].mean(),
-        "expected": g["n_players"].agg(lambda s: float(np.mean(1.0 / s.to_numpy(np.float64)))),
-    })
-    out["win_rate"] = out["wins"] / out["n"]
-    lo, hi = proportion_confint(out["wins"].to_numpy(), out["n"].to_numpy(), alpha=0.05, method="wilson")
-    out["ci_low"], out["ci_high"] = np.asarray(lo, float), np.asarray(hi, float)
-    return out[["n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "expected"]]
-
-
-def summary(clans: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Win rates by strategy and by seat: {'strategy': df, 'seat': df}.
-
-    Each frame is indexed by the group and has columns n (clan-rows), wins
-    (sum of win_share), win_rate, ci_low/ci_high (95% Wilson), mean_glory and
-    expected (the no-skill rate 1/n_players).  Needs columns strategy, seat,
-    win_share, glory, n_players; raises KeyError if one is missing.
-    """
-    return {"strategy": _rates(clans, "strategy"), "seat": _rates(clans, "seat")}

@@ -76,6 +76,7 @@ SUMS = {
     "cluster": ["c_TT", "c_WW", "c_WT"],
 }
 INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
+USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]  #: plays.parquet (records.PLAYS_COLUMNS)
 PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
 STATS_DIR = "stats"
 
@@ -515,8 +516,6 @@ def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | N
         raise RunDataError(f"{cp}: holds no rows")
     return total
 
-
-USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]
 
 
 def _take_until(pending: pd.DataFrame, it, hi: int) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""analysis.records on synthetic BatchOut arrays, and the Wilson summary."""
+"""analysis.records on synthetic BatchOut arrays."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,11 +6,9 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from statsmodels.stats.proportion import proportion_confint
 
 from analysis import records as R
 from simulator import enums as E
-from simulator.api import BatchOut
 from simulator.ruleset import load_ruleset
 
 from conftest import make_batch
@@ -125,27 +123,21 @@ def test_arrow_schema_is_stable_across_batches(tmp_path):
     assert list(back.columns) == R.CLANS_COLUMNS
 
 
-def test_wilson_summary_matches_statsmodels():
-    clans = pd.DataFrame({
-        "strategy": pd.Categorical(["a", "b", "a", "b", "a", "b", "a", "b"]),
-        "seat": np.array([0, 1] * 4, np.int8),
-        "win_share": [1.0, 0.0, 0.5, 0.5, 0.0, 1.0, 1.0, 0.0],
-        "glory": [10, 20, 30, 40, 50, 60, 70, 80],
-        "n_players": np.full(8, 2, np.int8),
-    })
-    s = R.summary(clans)
-    a = s["strategy"].loc["a"]
-    lo, hi = proportion_confint(2.5, 4, alpha=0.05, method="wilson")
-    assert (a["n"], a["wins"], a["win_rate"], a["mean_glory"], a["expected"]) == (4, 2.5, 0.625, 40.0, 0.5)
-    assert a["ci_low"] == pytest.approx(lo) and a["ci_high"] == pytest.approx(hi)
-    b = s["seat"].loc[1]
-    lo, hi = proportion_confint(1.5, 4, alpha=0.05, method="wilson")
-    assert b["win_rate"] == 0.375 and b["ci_low"] == pytest.approx(lo) and b["ci_high"] == pytest.approx(hi)
-    assert 0 < lo < 0.375 < hi < 1
-
-
 def test_gods_column_names_the_pair():
     """Issue 3 §3: the two Gods of Ásgard per game, 'odin+thor' (gods.toml order), '' without the module."""
     names = ["Odin", "Thor", "Tyr", "Loki", "Frigga", "Heimdall"]
     gods = np.array([[1, 0], [4, 2], [-1, -1]], np.int8)
     assert list(R.gods_strings(gods, names)) == ["odin+thor", "tyr+frigga", ""]
+
+
+def test_plays_frame_decodes_uses():
+    """card * 16 + age * 4 + use -> one row per use with the card's name, deck age and use name."""
+    rs = load_ruleset()
+    b = make_batch(5, 3, seed=2)
+    df = R.plays_frame(b, np.arange(100, 105), rs)
+    assert list(df.columns) == R.PLAYS_COLUMNS and len(df) == 5 * 3 * 6  # make_batch: 2 uses per age
+    first = df.iloc[0]
+    c = int(b.picks[0, 0, 0, 0])
+    assert (first.game_id, first.seat, first.age, first.card, first.use) == (100, 0, 1, rs.card_names[c], "battle")
+    assert first.card_age == rs.tables.card_age[c]
+    assert set(df["use"].astype(str)) == {"battle", "upgrade"}
