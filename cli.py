@@ -18,6 +18,7 @@ from typing import Optional
 import typer
 
 from reports import console
+from strategies import describe
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
@@ -594,77 +595,6 @@ strategies_app = typer.Typer(add_completion=False, no_args_is_help=True,
                              help="List, show and validate strategies (built-ins, the library, your files).")
 app.add_typer(strategies_app, name="strategies")
 
-BUILTIN_PLANS = {
-    "random": "Uniform over the legal choices at every decision (the no-skill baseline).",
-    "greedy": "The built-in heuristic: draft quests, Monsters, battle cards and upgrades by value, "
-              "pillage with a 1-STR margin, go to the doomed province when Rage runs low, raise Axes, Rage, Horns.",
-}
-
-
-def _strategy_object(name: str):
-    """NAME (built-in or archetype) or FILE (*.toml) -> (name, plan, kind, params, path). Raises ValueError."""
-    from strategies.builtin import BUILTIN, archetypes, resolve
-    from strategies.spec import load_strategy
-    key = name.strip()
-    if key in BUILTIN:
-        kind, params = BUILTIN[key]
-        return key, BUILTIN_PLANS.get(key, ""), kind, params.copy(), None
-    if key in archetypes():
-        s = archetypes()[key]
-        return s.name, s.plan, s.kind, s.params.copy(), s.path
-    if key.endswith(".toml") or Path(key).is_file():
-        s = load_strategy(key, _card_names())
-        return s.name, s.plan, s.kind, s.params.copy(), s.path
-    resolve(key)  # raises the usual "unknown strategy ...; allowed: ..." error
-    raise ValueError(f"unknown strategy {name!r}")
-
-
-def _card_names() -> list[str]:
-    from strategies.builtin import _card_names as names
-    return list(names())
-
-
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
-def strategy_differences(params, card_names: list[str]) -> list[tuple[str, str, str, str, str]]:
-    """Non-default parameters of a greedy-kind vector: [(section, parameter, value, greedy default, meaning)]."""
-    from simulator import enums as E
-    from strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
-    d = greedy_defaults()
-    rows = []
-    units = {"battle": "per +STR of a battle card", "monster": "per STR of a Monster",
-             "quest": "per quest", "upgrade": "per upgrade"}
-    for k, i in DRAFT_KEYS.items():
-        if params[i] != d[i]:
-            rows.append(("draft by type", k, _fmt(params[i]), _fmt(d[i]), f"draft weight {units.get(k, '')}"))
-    for j, g in enumerate(E.GOD_NAMES):
-        i = E.P_GOD_W0 + j
-        if params[i] != d[i]:
-            rows.append(("draft by god", g, f"{params[i]:+g}", _fmt(d[i]), f"draft bonus per {g.capitalize()} card"))
-    seen = set()
-    for c, n in enumerate(card_names):
-        i = E.P_CARD_W0 + c
-        if n in seen or i >= len(params):
-            continue
-        seen.add(n)
-        if params[i] != d[i]:
-            rows.append(("draft by card", n, f"{params[i]:+g}", _fmt(d[i]), "draft bonus for this card"))
-    play_help = {"pillage_margin": "STR margin wanted before pillaging", "opponent_card": "card value assumed per opponent",
-                 "late_rage": "at or below this Rage: go to the doomed province",
-                 "doom": "extra wish for the doomed province", "pass_score": "pass when no action scores above"}
-    for k, (i, _) in PLAY_KEYS.items():
-        if params[i] != d[i]:
-            rows.append(("play", k, _fmt(params[i]), _fmt(d[i]), play_help.get(k, "")))
-
-    def path(p):
-        return " > ".join(E.STAT_NAMES[int(p[E.P_STAT0 + k])] for k in range(E.N_STATS))
-    if path(params) != path(d):
-        rows.append(("play", "stat_path", path(params), path(d), "order of stat raises"))
-    return rows
-
-
 @strategies_app.command("list")
 def strategies_list() -> None:
     """One strategy a line: name, then its plan (built-ins, then the library archetypes)."""
@@ -673,7 +603,7 @@ def strategies_list() -> None:
         lib = archetypes()
     except ValueError as exc:  # a malformed library file
         _fail(str(exc))
-    rows = [("random", BUILTIN_PLANS["random"]), ("greedy", BUILTIN_PLANS["greedy"])]
+    rows = [("random", describe.BUILTIN_PLANS["random"]), ("greedy", describe.BUILTIN_PLANS["greedy"])]
     rows += [(n, lib[n].plan) for n in sorted(lib)]
     w = max(len(n) for n, _ in rows)
     for n, plan in rows:
@@ -689,7 +619,7 @@ def strategies_show(
 
     from simulator import enums as E
     try:
-        sname, plan, kind, params, path = _strategy_object(name)
+        sname, plan, kind, params, path = describe.strategy_object(name)
     except ValueError as exc:
         _fail(str(exc))
     typer.echo(f"{sname}  ({path if path else 'built-in'})")
@@ -698,7 +628,7 @@ def strategies_show(
         typer.echo("policy: random (uniform over the legal choices; no parameters)")
         return
     typer.echo("policy: greedy heuristic")
-    rows = strategy_differences(params, _card_names())
+    rows = describe.strategy_differences(params, describe.card_names())
     if not rows:
         typer.echo("all parameters at greedy's defaults")
         return
@@ -717,7 +647,7 @@ def strategies_validate(
     """Check a strategy file: prints 'ok: NAME' (exit 0) or one 'error: FILE: key: ...' line (exit 2)."""
     from strategies.spec import load_strategy
     try:
-        s = load_strategy(file, _card_names())
+        s = load_strategy(file, describe.card_names())
     except ValueError as exc:
         _fail(str(exc))
     typer.echo(f"ok: {s.name}")
