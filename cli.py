@@ -24,6 +24,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
 
 EXIT_USAGE = 2
+MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
 
 
 class UsageError(Exception):
@@ -274,8 +275,8 @@ def run(
     try:
         if not 0 <= seed < 2**64:
             raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
-        if games < 1:
-            raise UsageError(f"--games {games}; allowed: 1 or more")
+        if not 1 <= games <= MAX_GAMES:
+            raise UsageError(f"--games {games}; allowed: 1..{MAX_GAMES:,}")
         if batch_size < 1:
             raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
         if resume and keep_rows:
@@ -307,6 +308,8 @@ def replay(
     try:
         if game < 0:
             raise UsageError(f"--game {game}; allowed: 0 or more")
+        if game >= MAX_GAMES:
+            raise UsageError(f"--game {game}; allowed: 0..{MAX_GAMES - 1:,}")
         if not 0 <= seed < 2**64:
             raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
         rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset, patch)
@@ -389,7 +392,8 @@ def study(
         except UsageError as exc:
             if experiment is None:
                 raise
-            msg = str(exc).replace("--players", "players").replace("--module", "modules").replace("--option", "options")
+            msg = str(exc).replace("--option: options:", "options:").replace("--players", "players") \
+                .replace("--module", "modules").replace("--option", "options")
             raise UsageError(msg if msg.startswith(str(experiment)) else f"{experiment}: {msg}") from None
         if not resume:
             _check_out(out, force)
@@ -412,8 +416,8 @@ def _paired_setup(players, lineup, option, module, ruleset, games, seed, batch_s
     """Check the arguments shared by compare and ablate (the caller checks OUT last)."""
     if not 0 <= seed < 2**64:
         raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
-    if games < 1:
-        raise UsageError(f"--games {games}; allowed: 1 or more")
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"--games {games}; allowed: 1..{MAX_GAMES:,}")
     if batch_size < 1:
         raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
     option = (option or []) + _module_options(module)
@@ -676,8 +680,8 @@ def tournament(
             raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
         if not 0 <= seed < 2**64:
             raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
-        if games < 1:
-            raise UsageError(f"--games {games}; allowed: 1 or more")
+        if not 1 <= games <= MAX_GAMES:
+            raise UsageError(f"--games {games}; allowed: 1..{MAX_GAMES:,}")
         names = [s.strip() for s in strategies.split(",")]
         if any(not n for n in names):
             raise UsageError(f"--strategies {strategies!r}: empty name")

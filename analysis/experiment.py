@@ -121,6 +121,8 @@ def load_experiment(path: Path) -> Experiment:
             if not isinstance(x, str):
                 _bad(path, "patches", f"{x!r}; expected a list of file paths")
             p = Path(x) if Path(x).is_absolute() else path.parent / x
+            if p.is_dir():
+                _bad(path, "patches", f"{x!r}: is a directory, not a patch file ({p})")
             if not p.is_file():
                 _bad(path, "patches", f"{x!r}: file not found ({p})")
             ps.append(p)
@@ -137,7 +139,9 @@ def check(exp: Experiment, where: str) -> None:
     if not 2 <= exp.players <= 5:
         _bad(where, "players", f"{exp.players}; allowed: 2..5")
     if exp.games < 1:
-        _bad(where, "games", f"{exp.games}; allowed: 1 or more")
+        _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
+    if exp.games > 10**12:
+        _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
     if exp.batch_size < 1:
         _bad(where, "batch_size", f"{exp.batch_size}; allowed: 1 or more")
     if not 0 <= exp.seed < 2 ** 64:
