@@ -507,7 +507,7 @@ def compare(
     for k, df in tabs.items():
         df.to_csv(out / f"compare_{k}.csv", index=False)
     console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
-    from reports.report import plot_compare
+    from reports.paired import plot_compare
     plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
                  f"{sa.games:,} paired games", out / "compare.png")
     flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
@@ -582,7 +582,7 @@ def ablate(
     res = pd.concat(rows, ignore_index=True)[["group", "strategy", "n", "d_win", "ci_low", "ci_high", "p_value",
                                               "d_glory", "glory_ci_low", "glory_ci_high"]]
     res.to_csv(out / "ablate.csv", index=False)
-    from reports.report import plot_ablation
+    from reports.paired import plot_ablation
     plot_ablation(res, f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})",
                   out / "ablate.png")
     console.print_wide([console.delta_table(res, f"{card}: forced − banned ({ban}), paired by game and seat, "

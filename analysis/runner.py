@@ -125,15 +125,12 @@ RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "gam
 def check_resume(out: Path, meta: dict) -> dict:
     """The run.json of a stopped run in ``out`` that ``meta`` may continue. Raises ValueError
     naming the file and the first setting that differs, or when the run kept rows."""
+    from analysis.suffstats import read_json_object
     p = out / "run.json"
     try:
-        old = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"--resume: {p}: file not found (nothing to resume)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"--resume: {p}: unreadable ({exc})") from None
-    if not isinstance(old, dict):
-        raise ValueError(f"--resume: {p}: not a Volva run.json")
+        old = read_json_object(p, ValueError, "file not found (nothing to resume)")
+    except ValueError as exc:
+        raise ValueError(f"--resume: {exc}") from None
     if old.get("keep_rows"):
         raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume")
     for k in RESUME_KEYS:

@@ -89,6 +89,21 @@ class StatsError(RunDataError):
     """A stats directory that is missing, unreadable or not Volva output."""
 
 
+def read_json_object(path: Path, error: type = None, missing: str = "file not found") -> dict:
+    """A JSON object from ``path``; raises ``error`` (default RunDataError) naming the file when it
+    is missing (with ``missing`` as the reason), unreadable, not JSON, or not an object."""
+    error = error or RunDataError
+    try:
+        d = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise error(f"{path}: {missing}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{path}: unreadable ({' '.join(str(exc).split())})") from None
+    if not isinstance(d, dict):
+        raise error(f"{path}: not a Volva file (expected a JSON object)")
+    return d
+
+
 def checkpoints(games: int) -> np.ndarray:
     """int64 game counts at which convergence sums are kept: 10, 20, 50, 100, 200, 500, ...
     (1-2-5 steps) below ``games``, and ``games`` itself."""
@@ -436,13 +451,8 @@ class Stats:
         if not d.is_dir() and (Path(run_dir) / f"{STATS_DIR}.new" / "meta.json").is_file():
             d = Path(run_dir) / f"{STATS_DIR}.new"  # stopped between the two renames of save()
         mp = d / "meta.json"
-        try:
-            meta = json.loads(mp.read_text())
-        except FileNotFoundError:
-            raise StatsError(f"{mp}: file not found") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise StatsError(f"{mp}: unreadable ({' '.join(str(exc).split())})") from None
-        if not isinstance(meta, dict) or meta.get("format") != "volva-stats-1":
+        meta = read_json_object(mp, StatsError)
+        if meta.get("format") != "volva-stats-1":
             raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-1)")
         import hashlib
         if not isinstance(meta.get("games"), int) or not isinstance(meta.get("sha256"), dict):
