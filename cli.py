@@ -73,9 +73,16 @@ def _module_options(modules: Optional[list[str]]) -> list[str]:
     return out
 
 
-def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str, patch=None):
+def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ruleset: str, patch=None,
+           sweep: Optional[str] = None, mode: Optional[str] = None):
     """Validate the common arguments -> (Ruleset, names, [(kind, params)]). Raises UsageError.
-    ``patch``: card patches for load_ruleset (files, or (label, dict) pairs)."""
+    ``patch``: card patches for load_ruleset (files, or (label, dict) pairs); ``sweep``: a Valhalla
+    god sweep (gods, god-sets); ``mode``: "rainbow-bridge" (Blood Rage then Valhalla; options,
+    patches and the sweep apply to the Valhalla game)."""
+    if mode is not None:
+        if mode != "rainbow-bridge":
+            raise UsageError(f"--mode {mode!r}; allowed: rainbow-bridge")
+        return _setup_rainbow(players, lineup, options, patch, sweep)
     from simulator import enums as E
     from simulator.ruleset import RulesError, load_ruleset
     from strategies.builtin import parse_lineup, resolve
@@ -83,17 +90,45 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
     if not 2 <= players <= E.MAX_PLAYERS:
         raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
     text = lineup if lineup is not None else ",".join(["greedy"] * players)
-    try:
-        names = parse_lineup(text, players)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
     opts = dict(parse_option(o) for o in options or [])
     try:
         rs = load_ruleset(ruleset, options=opts, patch=list(patch) if patch else None)
         rs.check_players(players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
+    if getattr(rs, "engine", "") == "valhalla":
+        from strategies.valhalla import resolve
+        try:
+            rs = rs.with_sweep(sweep)
+        except RulesError as exc:
+            raise UsageError(str(exc)) from None
+    elif sweep is not None:
+        raise UsageError(f"--sweep {sweep}: god sweeps are for --ruleset valhalla (or --mode rainbow-bridge)")
+    try:
+        names = parse_lineup(text, players, resolve)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return rs, names, [resolve(n) for n in names]
+
+
+def _setup_rainbow(players, lineup, options, patch, sweep):
+    from simulator.rainbow import RainbowBridge, resolve_pair
+    from simulator.ruleset import RulesError, load_ruleset
+    from strategies.builtin import parse_lineup
+    opts = dict(parse_option(o) for o in options or [])
+    try:
+        rs = RainbowBridge(load_ruleset("blood-rage"),
+                           load_ruleset("valhalla", options=opts, patch=list(patch) if patch else None))
+        rs.check_players(players)
+        rs = rs.with_sweep(sweep)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    text = lineup if lineup is not None else ",".join(["greedy"] * players)
+    try:
+        names = parse_lineup(text, players, resolve_pair)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return rs, names, [resolve_pair(n) for n in names]
 
 
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
@@ -251,6 +286,18 @@ def _run(rs, names, pols, players, games, seed, out: Path, batch_size, option_ar
     return code
 
 
+def _warn_sweep(rs, names, games, rotate) -> None:
+    """A god sweep gives every combination equal games when GAMES is a multiple of its cycle."""
+    if not getattr(rs, "sweep", None):
+        return
+    from simulator.api import rotation_period
+    cycle = rs.sweep_size() * (rotation_period(names) if rotate else 1)
+    if games % cycle:
+        typer.echo(f"warning: --sweep {rs.sweep}: {games:,} games is not a multiple of {cycle} "
+                   f"({rs.sweep_size()} combinations x rotations); the counts per combination differ by one "
+                   "cycle at most", err=True)
+
+
 @app.command()
 def run(
     players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
@@ -270,6 +317,10 @@ def run(
     keep_rows: bool = typer.Option(True, "--keep-rows/--no-keep-rows",
                                    help="Write clans/picks/plays.parquet (stats/ is always written)."),
     resume: bool = typer.Option(False, "--resume", help="Continue a stopped --no-keep-rows run in OUT."),
+    sweep: Optional[str] = typer.Option(None, "--sweep", help="Valhalla: cycle the games through every "
+                                        "ordered god combination (gods: 60) or set of 3 (god-sets: 10)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="rainbow-bridge: a Blood Rage game, then a Valhalla "
+                                       "game with starting Glory 12/8/4/0; lineup items BASE:VALHALLA."),
 ) -> None:
     """Play GAMES games into OUT: stats/ (sufficient statistics), clans/picks/plays.parquet, run.json."""
     try:
@@ -282,13 +333,15 @@ def run(
         if resume and keep_rows:
             raise UsageError("--resume continues a stats-only run: pass --no-keep-rows")
         option = (option or []) + _module_options(module)
-        rs, names, pols = _setup(players, lineup, option, ruleset, patch)
+        rs, names, pols = _setup(players, lineup, option, ruleset, patch, sweep, mode)
         if not resume:
             _check_out(out, force)
         _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
-    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate, keep_rows, resume)
+    _warn_sweep(rs, names, games, rotate)
+    code = _run(rs, names, pols, players, games, seed, out, batch_size, option or [], rotate, keep_rows, resume,
+                extra_meta={"sweep": sweep, "mode": mode})
     raise typer.Exit(code)
 
 
@@ -303,6 +356,8 @@ def replay(
     module: Optional[list[str]] = typer.Option(None, "--module", help="Rule module (repeatable): gods-of-asgard."),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate", help="As the run: seat rotation on or off."),
     patch: Optional[list[Path]] = typer.Option(None, "--patch", help="As the run: card patch file(s)."),
+    sweep: Optional[str] = typer.Option(None, "--sweep", help="As the run: Valhalla god sweep (gods, god-sets)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="As the run: rainbow-bridge."),
 ) -> None:
     """Replay one game of a run and print its log as text."""
     try:
@@ -312,7 +367,8 @@ def replay(
             raise UsageError(f"--game {game}; allowed: 0..{MAX_GAMES - 1:,}")
         if not 0 <= seed < 2**64:
             raise UsageError(f"--seed {seed}; allowed: 0..{2**64 - 1}")
-        rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset, patch)
+        rs, names, pols = _setup(players, lineup, (option or []) + _module_options(module), ruleset, patch,
+                                 sweep, mode)
     except UsageError as exc:
         _fail(str(exc))
     from simulator.replay import replay_text

@@ -22,10 +22,11 @@ from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis.suffstats import SUMS, WIN_UNIT, Stats
+from simulator import enums as E
 
 SMALL_N = 100
 ALPHA = 0.05
-GLORY_SOURCES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards")
+GLORY_SOURCES = tuple(E.GLORY_SOURCE_NAMES)
 GLORY_COLUMNS = [f"glory_{s}" for s in GLORY_SOURCES]
 STAT_LETTERS = {"rage": "R", "axes": "A", "horns": "H"}
 

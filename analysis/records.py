@@ -69,8 +69,14 @@ def stat_path_strings(path: np.ndarray) -> pd.Categorical:
 
 
 def gods_strings(gods: np.ndarray, god_names: list[str]) -> pd.Categorical:
-    """int8[G, 2] god indices -> 'odin+thor' per game (gods.toml order), '' without the module."""
+    """int8[G, 2] god indices -> 'odin+thor' per game (gods.toml order), '' without the module;
+    int8[G, 3] (Blood Rage: Valhalla, the god of each age) -> 'thor>loki>tyr' in age order."""
     names = [n.lower() for n in god_names]
+    if gods.shape[1] == 3:
+        key = ((gods[:, 0].astype(np.int64) + 1) * 16 + gods[:, 1] + 1) * 16 + gods[:, 2] + 1
+        uniq, inv = np.unique(key, return_inverse=True)
+        labels = [">".join(names[i] for i in (k // 256 - 1, k // 16 % 16 - 1, k % 16 - 1) if i >= 0) for k in uniq]
+        return _categorical(labels, inv.reshape(-1))
     key = (gods[:, 0].astype(np.int64) + 1) * 16 + (gods[:, 1].astype(np.int64) + 1)
     uniq, inv = np.unique(key, return_inverse=True)
     labels = []
@@ -166,7 +172,9 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
         "seat": p.astype(np.int8),
         "age": (code // 4 % 4).astype(np.int8),
         "card": _categorical(list(ruleset.card_names), cid),
-        "card_age": np.asarray(ruleset.tables.card_age, np.int8)[cid],
+        # Blood Rage: Valhalla has one deck: a card's age is the age it is used in
+        "card_age": ((code // 4 % 4).astype(np.int8) if getattr(ruleset, "engine", "") == "valhalla"
+                     else np.asarray(ruleset.tables.card_age, np.int8)[cid]),
         "use": _categorical(list(E.USE_NAMES), (code % 4).astype(np.intp)),
     })
 
@@ -174,7 +182,7 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
 def card_gods(ruleset) -> dict[str, str]:
     """Card name -> its god's name ('' for none), for the drafted god pair."""
     t = ruleset.tables
-    return {n: (E.GOD_NAMES[int(t.card_god[i])] if t.card_god[i] >= 0 else "")
+    return {n: (E.CARD_GOD_NAMES[int(t.card_god[i])] if t.card_god[i] >= 0 else "")
             for i, n in enumerate(ruleset.card_names)}
 
 

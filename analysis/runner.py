@@ -43,8 +43,11 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
     from simulator.api import game_plan, play_batch, rotated, rotation_period
     P = len(pols)
     cp, pp, up = [], [], []
+    period = rotation_period(names) if rotate else 1
+    by_id = getattr(rs, "engine", "blood-rage") != "blood-rage"  # a god sweep depends on the game id
     for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate, rotation_period(names)):
-        b = play_batch(rs, rotated(pols, r), seeds)
+        b = (play_batch(rs, rotated(pols, r), seeds, game_ids=ids, period=period) if by_id
+             else play_batch(rs, rotated(pols, r), seeds))
         cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names))
         pp.append(R.picks_frame(b, ids, rs))
         up.append(R.plays_frame(b, ids, rs))

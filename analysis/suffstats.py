@@ -166,7 +166,7 @@ def _row_index(clans: pd.DataFrame, game_id: np.ndarray, seat: np.ndarray) -> tu
 def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
     """The clan's drafted god pair per row (see module doc); rows/gods: clan row and god code
     (-1 none) of each pick."""
-    NG = len(E.GOD_NAMES)
+    NG = len(E.CARD_GOD_NAMES)
     ok = gods >= 0
     counts = np.bincount(rows[ok] * NG + gods[ok], minlength=n_rows * NG).reshape(n_rows, NG)
     # rank by count, then god order: score = count * NG + (NG - 1 - god)
@@ -182,9 +182,9 @@ def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
         if k < 0:
             labels.append("(none)")
         elif k // NG == k % NG:
-            labels.append(E.GOD_NAMES[k // NG])
+            labels.append(E.CARD_GOD_NAMES[k // NG])
         else:
-            labels.append(f"{E.GOD_NAMES[k // NG]}+{E.GOD_NAMES[k % NG]}")
+            labels.append(f"{E.CARD_GOD_NAMES[k // NG]}+{E.CARD_GOD_NAMES[k % NG]}")
     return np.array(labels, dtype=object)[inv.reshape(-1)]
 
 
@@ -351,7 +351,7 @@ class Stats:
             c_code = c_code[found]
             age = picks["age"].to_numpy(np.int64)[found]
             pick = picks["pick"].to_numpy(np.int64)[found]
-            names = {n: i for i, n in enumerate(E.GOD_NAMES)}
+            names = {n: i for i, n in enumerate(E.CARD_GOD_NAMES)}
             cg = card_gods or {}
             god_of = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in c_names] + [-1], np.int64)
             god_pair = _god_pairs(R, rows, god_of[c_code])

@@ -91,12 +91,20 @@ def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
 
 
 def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np.ndarray,
-               check: bool = False) -> BatchOut:
+               check: bool = False, game_ids: np.ndarray | None = None, period: int = 1) -> BatchOut:
     """Play one complete game per seed; seat i uses lineup[i]; ``check`` runs the invariant checks.
 
-    Args: ruleset from load_ruleset; lineup of length P (2..5); seeds uint64[G].
+    Args: ruleset from load_ruleset; lineup of length P (2..5); seeds uint64[G]; game_ids int64[G]
+    and the rotation period, for rule sets whose games depend on the game id (a Valhalla god sweep).
     Raises ValueError for a player count outside 2..5.
     """
+    engine = getattr(ruleset, "engine", "")
+    if engine == "rainbow-bridge":
+        return ruleset.play_batch(lineup, seeds, check, game_ids, period)
+    if engine == "valhalla":
+        from .valhalla.api import god_plan_for, play_batch as vh_play_batch
+        plan = None if game_ids is None else god_plan_for(ruleset, game_ids, period)
+        return vh_play_batch(ruleset, lineup, seeds, check, god_plan=plan)
     from .playout import play_batch_nb
     P = len(lineup)
     if not 2 <= P <= E.MAX_PLAYERS:
@@ -120,6 +128,9 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
 def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True,
               check: bool = False):
     """Play one game; return its final state record (STATE_DTYPE: .glory, .rank, .log, ...)."""
+    if getattr(ruleset, "engine", "") == "valhalla":
+        from .valhalla.api import play_game as vh_play_game
+        return vh_play_game(ruleset, lineup, seed, log, check)
     from .playout import play_game_nb
     from .state import new_state
     if not 2 <= len(lineup) <= E.MAX_PLAYERS:

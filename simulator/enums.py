@@ -65,6 +65,8 @@ CT_QUEST = 6  #: quest
 CARD_TYPE_NAMES = ("battle", "leader", "warrior", "ship", "monster", "clan", "quest")
 
 GOD_NAMES = ("odin", "thor", "tyr", "loki", "frigga", "heimdall")  #: god codes 0..5
+#: gods a card may belong to (card_god codes): the base game's, then Blood Rage: Valhalla's own
+CARD_GOD_NAMES = GOD_NAMES + ("freya", "baldr")
 
 # Gods of Ásgard powers (DIGEST §2); a god on the board carries one (gods.toml `power`).
 GP_ODIN = 0  #: a successful pillage of the province gives the reward twice
@@ -164,8 +166,11 @@ G_QUEST = 2  #: completed quests
 G_RAGNAROK = 3  #: figures destroyed by Ragnarök
 G_BONUS = 4  #: end-of-game stat bonuses
 G_CARDS = 5  #: card texts
-N_GLORY_SRC = 6
-GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards")
+G_CONTEST = 6  #: Blood Rage: Valhalla contest rewards (region "+5 Glory", god tiles)
+G_VALOR = 7  #: Blood Rage: Valhalla Prove Valor
+G_START = 8  #: starting Glory (Rainbow Bridge: 12/8/4/0 by the Blood Rage placing, DIGEST §4)
+N_GLORY_SRC = 9
+GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards", "contest", "valor", "start")
 
 # --- actions (DIGEST §1.5 Action) ---------------------------------------------
 A_INVADE = 0  #: a = figure slot, b = destination loc
@@ -300,3 +305,167 @@ DRAFT_FREE = 0  #: drafted as the policy chooses
 DRAFT_FORCED = 1  #: a clan must draft it when it is in the pack it holds
 DRAFT_BANNED = -1  #: never drafted (stays in the pack and is discarded with the leftovers)
 MAX_PLAYERS = 5
+
+# =============================================================================
+# Blood Rage: Valhalla (rulebook 000_…txt; DIGEST §3).  Engine: simulator/valhalla/.
+# =============================================================================
+VH_N_REGIONS = 9  #: regions: 0..7 the outer ring (Region Token numbers 1..8), 8 Valhalla
+VH_VALHALLA = 8  #: region index of Valhalla
+VH_MAX_REGIONS = 12  #: region capacity (a replacement board may have up to 12)
+# Figures per clan ("Prepare Your Clan"): 2 Elites, 6 Warriors, then a slot per Monster base.
+VH_NFIG = 13  #: figure slots: 0..1 Elites, 2..7 Warriors, 8..12 Monsters
+VH_FIG_ELITE0 = 0
+VH_N_ELITES = 2
+VH_FIG_WARRIOR0 = 2
+VH_N_WARRIORS = 6
+VH_FIG_MONSTER0 = 8
+VH_N_MONSTERS = 5  #: Monster bases per clan (3 small + 2 large; size not modelled, rulings R45)
+VH_KIND_NAMES = ("Elite", "Warrior", "Monster")
+# loc codes besides regions 0..11
+VH_LOC_RESERVE = -1  #: the clan's reserve
+VH_LOC_FEAST = -2  #: the Feast Hall sheet
+VH_LOC_NONE = -3  #: no figure (empty Monster base)
+VH_LOC_KILL0 = -10  #: kill pile of clan q is VH_LOC_KILL0 - q (-10..-14)
+VH_N_SLOTS = 7  #: clan-sheet slots shared by upgrades and committed quests
+VH_MAX_HAND = 24
+VH_MAX_DECK = 96  #: 75 god cards + 3 Monsters per player
+VH_MAX_DISCARD = 24  #: a clan's discard pile
+VH_MAX_CARDS = 160  #: card-table capacity
+VH_GODS_IN_PLAY = 3  #: one god per age
+VH_N_GODS_MAX = 8
+VH_GOD_NAMES = ("thor", "loki", "freya", "baldr", "tyr")  #: god tile powers (gods.toml `power`)
+VGP_THOR = 0  #: +3 Glory
+VGP_LOKI = 1  #: steal 2 Glory from each clan that lost the battle (+2 if unopposed)
+VGP_FREYA = 2  #: return up to 2 of your figures from kill piles and the Feast Hall
+VGP_BALDR = 3  #: draw 2 cards, keep 1
+VGP_TYR = 4  #: destroy up to 2 enemy figures in any regions
+# region rewards (a region's reward while no god is there)
+VR_RAGE = 0
+VR_AXES = 1
+VR_HORNS = 2
+VR_GLORY = 3  #: +glory_reward Glory
+VR_ALL = 4  #: +1 step on all three (Valhalla)
+VR_GOD = 5  #: a god tile (the god in the region)
+VH_REWARD_NAMES = ("rage", "axes", "horns", "glory", "all", "god")
+# card types
+VCT_BATTLE = 0
+VCT_ELITE = 1  #: Elite upgrade
+VCT_CLAN = 2  #: clan upgrade
+VCT_MONSTER = 3  #: Monster upgrade
+VCT_QUEST = 4
+VH_CARD_TYPE_NAMES = ("battle", "elite", "clan", "monster", "quest")
+
+# Effect vocabulary (simulator/data/valhalla/opcodes.toml gives names, hooks and args).
+VOP_NONE = -1
+VOP_GLORY_ON_WIN = 0  #: battle won: +a Glory
+VOP_RAGE_ON_WIN = 1  #: battle won: +a Rage
+VOP_RAISE_ON_WIN = 2  #: battle won: raise a clan stat
+VOP_GLORY_PER_KILL = 3  #: battle won: +a Glory per enemy figure sent to your kill pile by it
+VOP_GLORY_ON_LOSE = 4  #: battle lost: +a Glory
+VOP_RAGE_ON_LOSE = 5  #: battle lost: +a Rage
+VOP_STEAL_ON_LOSE = 6  #: battle lost: take a Glory from the winner
+VOP_SAVE_ON_LOSE = 7  #: battle lost: your figures go to your reserve, not the kill pile
+VOP_DESTROY_ENEMY = 8  #: before STR is compared: destroy a enemy figures of each opponent
+VOP_DRAW_ON_WIN = 9  #: battle won: draw a cards from the deck
+VOP_ELITE_STR = 10  #: static: your Elites have +a STR
+VOP_BATTLE_STR = 11  #: static: +a STR in every battle you fight
+VOP_CONTEST_GLORY = 12  #: you win a contest you started: +a Glory
+VOP_VALOR_GLORY = 13  #: Prove Valor: +a Glory per figure of yours removed
+VOP_QUEST_GLORY = 14  #: each completed quest: +a Glory
+VOP_KILL_GLORY = 15  #: Release Warriors: +a Glory per figure in your kill pile
+VOP_FALLEN_GLORY = 16  #: Release Warriors: +a Glory per figure of yours in kill piles / Feast Hall
+VOP_PROTECT = 17  #: the first a of your figures lost in each battle go to your reserve
+VOP_CALL_EXTRA = 18  #: Call to Battle: move up to 1 + a figures
+VOP_CARRY_EXTRA = 19  #: end of age: keep a more cards
+VOP_DRAW_AGE = 20  #: after each draft: draw a cards from the deck
+VOP_Q_REGION = 21  #: quest: most STR in at least one outer region
+VOP_Q_VALHALLA = 22  #: quest: most STR in Valhalla
+VOP_Q_GOD = 23  #: quest: most STR in a god's region
+VOP_Q_FIGURES = 24  #: quest: at least a of your figures on the board
+VOP_Q_SPREAD = 25  #: quest: figures in at least a regions
+VOP_Q_KILLS = 26  #: quest: at least a figures in your kill pile
+VOP_Q_FALLEN = 27  #: quest: at least a of your figures in kill piles or the Feast Hall
+VOP_Q_CLAIMS = 28  #: quest: at least a rewards claimed this age
+VOP_SUMMON_TWO = 29  #: a Summon action places up to 2 figures
+N_VOPS = 30
+VOP_QUESTS = (21, 22, 23, 24, 25, 26, 27, 28)
+VH_HOOK_NAMES = ("static", "before_compare", "win", "lose", "contest", "valor", "quest", "release",
+                 "age", "action")
+
+# Valhalla actions and phases
+VA_SUMMON = 0  #: a = figure slot, b = region
+VA_MARCH = 1  #: a = from region, b = figures moved
+VA_UPGRADE = 2  #: a = card
+VA_QUEST = 3  #: a = card
+VA_CONTEST = 4  #: a = region
+VA_PASS = 5
+VH_ACTION_NAMES = ("summon", "march", "upgrade", "quest", "contest", "pass")
+VPH_GOD = 0
+VPH_DRAFT = 1
+VPH_ACTION = 2
+VPH_QUEST = 3
+VPH_VALOR = 4
+VPH_RELEASE = 5
+VPH_END = 6
+VH_PHASE_NAMES = ("God Arrives", "Draft Gods' Gifts", "Action", "Quest", "Prove Valor", "Release Warriors",
+                  "End of game")
+
+# Valhalla log events (rows as the base game's: event, age, player, a, b, c, d, e)
+VEV_AGE = 0  #: a = first player
+VEV_PHASE = 1  #: a = phase
+VEV_GOD = 2  #: god arrives: a = god, b = region
+VEV_PICK = 3  #: a = card, b = pick
+VEV_CARRY = 4  #: a = card kept from the previous age
+VEV_SUMMON = 5  #: a = figure, b = region, c = Rage paid
+VEV_MARCH = 6  #: a = figure, b = from, c = to
+VEV_UPGRADE = 7  #: a = card, b = slot, c = Rage paid
+VEV_QUEST = 8  #: a = card committed, b = slot
+VEV_CONTEST = 9  #: a = region
+VEV_CALL = 10  #: a = figure, b = from, c = to
+VEV_PLAY = 11  #: a = card, b = value
+VEV_TOTAL = 12  #: a = figures' STR, b = card, c = total
+VEV_WIN = 13  #: a = region, b = Axes Glory
+VEV_TIE = 14  #: a = region
+VEV_KILL = 15  #: a = figure, b = from, c = to loc (kill pile / Feast Hall / reserve)
+VEV_REWARD = 16  #: a = region, b = reward code, c = god (-1)
+VEV_NOBATTLE = 17  #: a = region
+VEV_PASS = 18  #: a = Rage lost
+VEV_QUESTRES = 19  #: a = card, b = met, c = Glory
+VEV_RAISE = 20  #: a = stat, b = new step, c = cause
+VEV_VALOR = 21  #: a = region, b = figures, c = Glory
+VEV_RELEASE = 22  #: a = figures returned
+VEV_KEEP = 23  #: a = card kept for the next age
+VEV_DROP = 24  #: a = card removed from the game at the end of the age
+VEV_TEXT = 25  #: a card's text acts: a = card, b = opcode, c = amount
+VEV_GLORY = 26  #: Glory gained: a = amount, b = source
+VEV_BONUS = 27  #: a = stat, b = Glory
+VEV_FINAL = 28  #: a = Glory, b = rank, c = Rage left
+VEV_DRAW = 29  #: a = card drawn
+VEV_STEAL = 30  #: a = Glory, b = from clan
+VEV_RETURN = 31  #: a = figure returned to the reserve (Freya's tile)
+N_VEVS = 32
+
+# Valhalla greedy parameter vector (float64[VP_N])
+VP_W_BATTLE = 0  #: draft weight per +STR of a battle card
+VP_W_MONSTER = 1  #: draft weight per STR of a Monster
+VP_W_QUEST = 2  #: draft weight of a quest
+VP_W_UPGRADE = 3  #: draft weight of an Elite/clan upgrade
+VP_CONTEST_MARGIN = 4  #: STR margin wanted over the strongest enemy before contesting
+VP_OPP_CARD = 5  #: battle card value assumed for each opponent
+VP_STAT0 = 6  #: stat raise preference: first, second, third stat code
+VP_STAT1 = 7
+VP_STAT2 = 8
+VP_VALOR = 9  #: wish to hold the majority in god regions and Valhalla (Prove Valor)
+VP_PASS = 10  #: pass when nothing scores above this
+VP_GOD_W0 = 11  #: draft bonus per god (VH_GOD_NAMES order, 5 entries)
+VP_CARD_W0 = 16  #: draft bonus per card id (VH_MAX_CARDS entries)
+VP_N = VP_CARD_W0 + VH_MAX_CARDS
+VPOL_RANDOM = 0
+VPOL_GREEDY = 1
+
+# Valhalla rule options (int32 vector)
+VOPT_TIE_BREAK = 0  #: 0 rage, 1 shared
+VOPT_MAX_ACTIONS = 1  #: safety cap on turns in one Action phase
+VOPT_GLORY_REWARD = 2  #: the "+5 Glory" region reward
+VOPT_CALL_ONE = 3  #: 1: Call to Battle moves at most one figure (DIGEST §3.2); 0: any number
+N_VOPTS = 4

@@ -176,6 +176,12 @@ def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: 
                 rotate: bool = True) -> str:
     """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays,
     seat rotation included: api.game_plan)."""
+    if getattr(ruleset, "engine", "") == "rainbow-bridge":
+        from .rainbow import replay_text as rb_replay_text
+        return rb_replay_text(ruleset, lineup_names, lineup, master_seed, game_id, rotate)
+    if getattr(ruleset, "engine", "") == "valhalla":
+        from .valhalla.replay import replay_text as vh_replay_text
+        return vh_replay_text(ruleset, lineup_names, lineup, master_seed, game_id, rotate)
     P = len(lineup)
     (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, rotation_period(list(lineup_names)))
     seed = int(seeds[0])

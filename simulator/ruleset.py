@@ -551,6 +551,9 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     if not root.is_dir():
         known = sorted(p.name for p in data_dir.iterdir() if p.is_dir())
         raise RulesError(f"unknown rule set {name!r}; allowed: {known}")
+    if (root / "rules.toml").is_file() and _load_toml(root / "rules.toml").get("engine") == "valhalla":
+        from .valhalla.rules import load_valhalla  # Blood Rage: Valhalla has its own engine (DIGEST §3)
+        return load_valhalla(name, options, data_dir, cards_path, patch=patch)
     pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
     track_sets, r = _load_rules(root / "rules.toml")
     opts = dict(r.pop("options"))

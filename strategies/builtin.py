@@ -55,13 +55,14 @@ def resolve(name: str) -> tuple[int, np.ndarray]:
                      " or a strategy file (*.toml)")
 
 
-def parse_lineup(text: str, n_players: int) -> list[str]:
+def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
     """A lineup -> list of n_players strategy names.
 
     Comma-separated names (built-in, archetype or *.toml file); ``name*k`` repeats a name k
     times, so ``thor-warlord,greedy*3`` is one strategy against a field of greedy and
     ``balanced*4`` a mirror match; ``@FILE`` reads the lineup from a text file (names
-    separated by commas or new lines, ``#`` comments). Raises ValueError if the count
+    separated by commas or new lines, ``#`` comments); ``resolver`` checks each name (default
+    :func:`resolve`; Blood Rage: Valhalla's is :func:`strategies.valhalla.resolve`). Raises ValueError if the count
     differs from ``n_players`` (naming both counts), a name is unknown or the file is missing.
     """
     src = text.strip()
@@ -86,5 +87,5 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     if len(names) != n_players:
         raise ValueError(f"lineup {text!r} names {len(names)} strategies but --players is {n_players}")
     for n in names:
-        resolve(n)
+        (resolver or resolve)(n)
     return names

@@ -1,0 +1,9 @@
+"""Blood Rage: Valhalla (rulebook 000_…txt; DIGEST §3): its own board, contests, kill piles and
+the Feast Hall, on the same record-of-arrays design as the base engine.
+
+- ``rules``    data files -> :class:`VRuleset` (tables record + names), validated on load
+- ``state``    the game-state record (VSTATE_DTYPE)
+- ``engine``   kernels: setup, God Arrives, draft, actions, contests, Quest, Prove Valor, Release
+- ``policy``   the scripted strategies' choices (random, greedy)
+- ``playout``  complete games and numba-parallel batches
+"""

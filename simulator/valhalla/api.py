@@ -1,0 +1,92 @@
+"""Python facade of the Blood Rage: Valhalla engine: the same BatchOut as the base game's
+(simulator.api), with ``gods`` int8[G, 3] (the god of each age, gods.toml index) and
+``board_rag`` = figures on the board when Prove Valor begins, summed over the ages."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import enums as E
+from ..api import BatchOut, policy_arrays
+
+
+def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start=None) -> BatchOut:
+    """One complete game per seed; seat i plays lineup[i] = (VPOL_* kind, float64[VP_N] params).
+
+    god_plan: int8[G, 4] per game, the gods of ages 1..3 (gods.toml index; -1 = drawn at random)
+    and a 1 to shuffle their order; start: int16[G, P] starting Glory (Rainbow Bridge).
+    Raises RulesError for a player count outside 3..5."""
+    from .playout import play_batch_nb
+    P = len(lineup)
+    ruleset.check_players(P)
+    kinds, params = policy_arrays(lineup)
+    G = len(seeds)
+    out = BatchOut(
+        glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
+        path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
+        picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
+        n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
+        fired=np.zeros((G, E.VH_MAX_CARDS), np.int16), gods=np.full((G, 3), -1, np.int8),
+        god_fired=np.zeros((G, E.VH_N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
+        uses=np.full((G, P, E.MAX_USES), -1, np.int16),
+    )
+    god_plan = np.full((G, 4), -1, np.int8) if god_plan is None else np.ascontiguousarray(god_plan, np.int8)
+    start = np.zeros((G, P), np.int16) if start is None else np.ascontiguousarray(start, np.int16)
+    if god_plan.shape != (G, 4) or start.shape != (G, P):
+        raise ValueError(f"god_plan {god_plan.shape} / start {start.shape}; expected ({G}, 4) / ({G}, {P})")
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, god_plan, start, *out)
+    return out
+
+
+def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False, god_plan=None, start=None):
+    """Play one game; return its final state record (VSTATE_DTYPE)."""
+    from .playout import play_game_nb
+    from .state import new_state
+    ruleset.check_players(len(lineup))
+    kinds, params = policy_arrays(lineup)
+    S = new_state()[0]
+    gp = np.full(4, -1, np.int8) if god_plan is None else np.asarray(god_plan, np.int8)
+    st = np.zeros(len(lineup), np.int16) if start is None else np.asarray(start, np.int16)
+    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gp, st)
+    return S
+
+
+def default_params() -> np.ndarray:
+    """The greedy Valhalla strategy's parameter vector (float64[VP_N])."""
+    v = np.zeros(E.VP_N)
+    v[E.VP_W_BATTLE] = 1.0
+    v[E.VP_W_MONSTER] = 1.2
+    v[E.VP_W_QUEST] = 3.0
+    v[E.VP_W_UPGRADE] = 3.5
+    v[E.VP_CONTEST_MARGIN] = 1.0
+    v[E.VP_OPP_CARD] = 2.5
+    v[E.VP_STAT0], v[E.VP_STAT1], v[E.VP_STAT2] = E.STAT_AXES, E.STAT_HORNS, E.STAT_RAGE
+    v[E.VP_VALOR] = 1.0
+    v[E.VP_PASS] = 0.5
+    return v
+
+
+SWEEPS = ("gods", "god-sets")  #: --sweep: every ordered god combination / every set of 3 gods
+
+
+def sweep_combos(ruleset, sweep: str) -> list[tuple[int, int, int, int]]:
+    """The god plans of a sweep: "gods" -> every ordered choice of 3 gods (60 of 5), "god-sets"
+    -> every set of 3 (10 of 5; the order is drawn in each game). (age1, age2, age3, shuffle)."""
+    from itertools import combinations, permutations
+    n = int(ruleset.tables.n_gods)
+    if sweep == "gods":
+        return [(a, b, c, 0) for a, b, c in permutations(range(n), 3)]
+    if sweep == "god-sets":
+        return [(a, b, c, 1) for a, b, c in combinations(range(n), 3)]
+    raise ValueError(f"--sweep {sweep!r}; allowed: {', '.join(SWEEPS)}")
+
+
+def god_plan_for(ruleset, game_ids, period: int):
+    """int8[G, 4] god plans of games ``game_ids`` under ``ruleset.sweep`` (None: no sweep).
+    Game g plays combination (g // period) mod n_combos: the rotations of one seed share the gods,
+    and n_combos * period consecutive games play every combination in every rotation once."""
+    sweep = getattr(ruleset, "sweep", None)
+    if not sweep:
+        return None
+    combos = np.array(sweep_combos(ruleset, sweep), np.int8)
+    ids = np.asarray(game_ids, np.int64)
+    return combos[(ids // max(int(period), 1)) % len(combos)]

@@ -1,0 +1,206 @@
+"""Small queries on a Blood Rage: Valhalla state: figure STR, presence, commonness, clan-sheet
+effects, hand and deck moves (rulebook 000 "Figures", "Summon", "Upgrade")."""
+import numpy as np
+from numba import njit
+
+from .. import enums as E
+from .state import G_AGE, G_DECK_N, G_NP, log_nb
+
+
+@njit(cache=True)
+def fig_kind_nb(f):
+    """0 Elite, 1 Warrior, 2 Monster (VH_KIND_NAMES)."""
+    if f < E.VH_FIG_WARRIOR0:
+        return 0
+    if f < E.VH_FIG_MONSTER0:
+        return 1
+    return 2
+
+
+@njit(cache=True)
+def sheet_sum_nb(T, S, p, op):
+    """Sum of argument a of opcode ``op`` over clan p's upgrades on its sheet (committed quests
+    excluded). A Monster card counts for every opcode but the battle ones, which act only in
+    battles the Monster fights in (battle_effects; rulings R47)."""
+    s = 0
+    battle_op = op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR
+    for k in range(E.VH_N_SLOTS):
+        c = S.slot[p, k]
+        if c < 0 or S.slot_quest[p, k] == 1 or (battle_op and T.card_type[c] == E.VCT_MONSTER):
+            continue
+        for e in range(2):
+            if T.card_op[c, e] == op:
+                s += T.card_a[c, e]
+    return s
+
+
+@njit(cache=True)
+def card_op_sum_nb(T, c, op):
+    s = 0
+    if c < 0:
+        return 0
+    for e in range(2):
+        if T.card_op[c, e] == op:
+            s += T.card_a[c, e]
+    return s
+
+
+@njit(cache=True)
+def card_has_op_nb(T, c, op):
+    if c < 0:
+        return False
+    return T.card_op[c, 0] == op or T.card_op[c, 1] == op
+
+
+@njit(cache=True)
+def fig_str_nb(T, S, p, f):
+    """STR of clan p's figure f ("Figures": Elites and Warriors 1, Monsters their card's STR;
+    Elite upgrades add)."""
+    k = fig_kind_nb(f)
+    if k == 0:
+        return T.fig_str[0] + sheet_sum_nb(T, S, p, E.VOP_ELITE_STR)
+    if k == 1:
+        return T.fig_str[1]
+    c = S.mon_card[p, f - E.VH_FIG_MONSTER0]
+    return T.card_value[c] if c >= 0 else 0
+
+
+@njit(cache=True)
+def str_in_nb(T, S, p, r):
+    """Total STR of clan p's figures in region r."""
+    s = 0
+    for f in range(E.VH_NFIG):
+        if S.loc[p, f] == r:
+            s += fig_str_nb(T, S, p, f)
+    return s
+
+
+@njit(cache=True)
+def count_in_nb(S, p, r):
+    n = 0
+    for f in range(E.VH_NFIG):
+        if S.loc[p, f] == r:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def on_board_nb(S, p):
+    n = 0
+    for f in range(E.VH_NFIG):
+        if S.loc[p, f] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def has_enemy_nb(S, p, r):
+    for q in range(S.gs[G_NP]):
+        if q != p and count_in_nb(S, q, r) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def is_common_nb(T, S, r):
+    """Rulebook "Summon": common = no Region Token, no god; Valhalla is never common."""
+    return r != T.valhalla and S.token[r] == 0 and S.god_at[r] < 0
+
+
+@njit(cache=True)
+def contestable_nb(T, S, r):
+    """A region whose reward is still available this age: no Region Token, not claimed."""
+    return 0 <= r < T.n_regions and S.token[r] == 0 and S.claimed[r] < 0
+
+
+@njit(cache=True)
+def free_slot_nb(S, p):
+    for k in range(E.VH_N_SLOTS):
+        if S.slot[p, k] < 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def free_base_nb(T, S, p):
+    for k in range(T.monster_bases):
+        if S.mon_card[p, k] < 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def hand_add_nb(S, p, c):
+    n = S.hand_n[p]
+    if n < S.hand.shape[1]:
+        S.hand[p, n] = c
+        S.hand_n[p] = n + 1
+
+
+@njit(cache=True)
+def hand_take_nb(S, p, i):
+    """Remove and return hand[p, i] (order of the rest kept)."""
+    c = S.hand[p, i]
+    n = S.hand_n[p]
+    for j in range(i, n - 1):
+        S.hand[p, j] = S.hand[p, j + 1]
+    S.hand[p, n - 1] = -1
+    S.hand_n[p] = n - 1
+    return c
+
+
+@njit(cache=True)
+def draw_nb(S):
+    """Top card of the deck, -1 if the deck is empty."""
+    n = S.gs[G_DECK_N]
+    if n == 0:
+        return -1
+    c = S.deck[n - 1]
+    S.deck[n - 1] = -1
+    S.gs[G_DECK_N] = n - 1
+    return c
+
+
+@njit(cache=True)
+def deck_bottom_nb(S, c):
+    """Put card c at the bottom of the deck (Draft: the last card of each pack)."""
+    n = S.gs[G_DECK_N]
+    for j in range(n, 0, -1):
+        S.deck[j] = S.deck[j - 1]
+    S.deck[0] = c
+    S.gs[G_DECK_N] = n + 1
+
+
+@njit(cache=True)
+def add_glory_nb(S, p, amount, src):
+    S.glory[p, src] += amount
+    if amount != 0:
+        log_nb(S, E.VEV_GLORY, p, amount, src, 0, 0, 0)
+
+
+@njit(cache=True)
+def total_glory_nb(S, p):
+    t = 0
+    for k in range(E.N_GLORY_SRC):
+        t += S.glory[p, k]
+    return t
+
+
+@njit(cache=True)
+def raise_stat_nb(S, p, st, cause):
+    """Raise stat st one step (a raise beyond the last step is lost); returns True if it rose."""
+    if S.stat[p, st] >= E.N_STEPS - 1:
+        return False
+    S.stat[p, st] += 1
+    n = S.path_n[p]
+    if n < S.path.shape[1]:
+        S.path[p, n] = st
+        S.path_n[p] = n + 1
+    log_nb(S, E.VEV_RAISE, p, st, S.stat[p, st], cause, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def note_fired_nb(S, c, p, op, amount):
+    S.fired[c] += 1
+    log_nb(S, E.VEV_TEXT, p, c, op, amount, 0, 0)

@@ -1,0 +1,955 @@
+"""Blood Rage: Valhalla rules kernels (rulebook 000_…txt, sections named in each docstring;
+DIGEST §3 where the rulebook is silent). T: VTABLES record, S: VSTATE record,
+kinds int8[P] / params float64[P, VP_N]: the seats' policies.
+"""
+import numpy as np
+from numba import njit
+
+from .. import enums as E
+from ..rng import rand_int_nb, shuffle_nb
+from .board import (add_glory_nb, card_op_sum_nb, contestable_nb, count_in_nb, deck_bottom_nb, draw_nb,
+                    fig_str_nb, free_base_nb, free_slot_nb, hand_add_nb, hand_take_nb, has_enemy_nb,
+                    is_common_nb, note_fired_nb, raise_stat_nb, sheet_sum_nb, str_in_nb, total_glory_nb)
+from .policy import (battle_card_nb, call_choice_nb, card_worth_nb, choose_action_nb, choose_stat_nb,
+                     draft_pick_nb, enemy_target_nb, march_dest_nb)
+from .invariants import checkpoint_nb
+from .state import (G_AGE, G_CAPPED, G_DECK_N, G_DECK_TOTAL, G_FIRST, G_NP, G_REMOVED, G_TURNS, log_nb,
+                    note_use_nb)
+
+RAISE_REWARD = 0
+RAISE_QUEST = 1
+RAISE_CARD = 2
+
+
+# --- setup ("Setup": Prepare Your Clan, Prepare the Board) -----------------------------------
+@njit(cache=True)
+def setup_nb(T, S, god_plan, start):
+    """Clans: Elites and Warriors in reserve, 6 Rage, stats on step 1, starting Glory (0, or the
+    Rainbow Bridge's: T.start_glory + start int16[P]). Board: Region Tokens on `region_tokens` random outer regions, rewards
+    shuffled onto the outer regions, 3 random gods on the Age track, the deck of their cards plus
+    3 random Monsters per player, shuffled. god_plan int8[4]: the three gods in age order (-1:
+    drawn at random) and 1 to shuffle their order (a sweep over god sets)."""
+    P = S.gs[G_NP]
+    for p in range(P):
+        for k in range(T.n_elites):
+            S.loc[p, E.VH_FIG_ELITE0 + k] = E.VH_LOC_RESERVE
+        for k in range(T.n_warriors):
+            S.loc[p, E.VH_FIG_WARRIOR0 + k] = E.VH_LOC_RESERVE
+        S.rage[p] = T.track[E.STAT_RAGE, 0]
+        g0 = T.start_glory[p] + start[p]
+        if g0 != 0:
+            add_glory_nb(S, p, g0, E.G_START)
+    no = T.n_outer
+    order = np.arange(no)
+    shuffle_nb(S.rs, order, no)
+    for k in range(T.region_tokens):
+        S.token[order[k]] = 1
+        S.token0[order[k]] = 1
+    rw = T.outer_rewards[:no].copy()
+    shuffle_nb(S.rs, rw, no)
+    for r in range(no):
+        S.reward[r] = rw[r]
+    S.reward[T.valhalla] = T.valhalla_reward
+    gods = np.arange(T.n_gods)
+    shuffle_nb(S.rs, gods, T.n_gods)
+    if god_plan[0] >= 0:  # a god sweep fixes the gods (and their order unless god_plan[3] == 1)
+        for a in range(3):
+            gods[a] = god_plan[a]
+        if god_plan[3] == 1:
+            shuffle_nb(S.rs, gods, 3)
+    for a in range(3):
+        S.gods[a] = gods[a]
+    n = 0
+    mons = np.empty(T.n_cards, np.int64)
+    nm = 0
+    for c in range(T.n_cards):
+        if T.card_type[c] == E.VCT_MONSTER:
+            for k in range(T.card_copies[c]):
+                mons[nm] = c
+                nm += 1
+        else:
+            g = T.card_vgod[c]
+            if g == S.gods[0] or g == S.gods[1] or g == S.gods[2]:
+                for k in range(T.card_copies[c]):
+                    S.deck[n] = c
+                    n += 1
+    shuffle_nb(S.rs, mons, nm)
+    for k in range(min(T.monsters_pp * P, nm)):
+        S.deck[n] = mons[k]
+        n += 1
+    shuffle_nb(S.rs, S.deck, n)
+    S.gs[G_DECK_N] = n
+    S.gs[G_DECK_TOTAL] = n
+    S.gs[G_FIRST] = 0
+
+
+# --- God Arrives ------------------------------------------------------------------------------
+@njit(cache=True)
+def god_arrives_nb(T, S):
+    """God Arrives Phase: this age's god goes to the region with the lowest-numbered Region Token,
+    and the token leaves the game. With no token left (a board or rule change with fewer tokens),
+    the god goes to the lowest-numbered outer region without a god (rulings R46)."""
+    g = S.gods[S.gs[G_AGE] - 1]
+    r = -1
+    for x in range(T.n_outer):
+        if S.token[x] == 1:
+            r = x
+            break
+    if r < 0:
+        for x in range(T.n_outer):
+            if S.god_at[x] < 0:
+                r = x
+                break
+    if r < 0:
+        return
+    S.token[r] = 0
+    S.god_at[r] = g
+    log_nb(S, E.VEV_GOD, -1, g, r, 0, 0, 0)
+
+
+# --- Draft Gods' Gifts ------------------------------------------------------------------------
+@njit(cache=True)
+def _ruled_pick_nb(T, S, q, pack, n, kind, params):
+    """Pick under the ablation rules (T.card_draft): a forced card is taken; banned ones are
+    skipped unless every card left is banned."""
+    for i in range(n):
+        if T.card_draft[pack[i]] == E.DRAFT_FORCED:
+            return i
+    if T.draft_rules == 0:
+        return draft_pick_nb(T, S, q, pack, n, kind, params)
+    k = 0
+    for i in range(n):
+        if T.card_draft[pack[i]] != E.DRAFT_BANNED:
+            c = pack[k]
+            pack[k] = pack[i]
+            pack[i] = c
+            k += 1
+    if k == 0:
+        k = n
+    return draft_pick_nb(T, S, q, pack, k, kind, params)
+
+
+@njit(cache=True)
+def draft_nb(T, S, kinds, params):
+    """Draft Gods' Gifts Phase: deal 6 to each clan, keep 1 and pass (left in ages 1 and 3, right
+    in age 2) until 5 are kept; the last card of each pack goes to the bottom of the deck. The
+    cards saved on the clan symbol then join the hand (and draw_age effects draw)."""
+    P = S.gs[G_NP]
+    age = S.gs[G_AGE]
+    deal = T.deal
+    packs = np.full((P, deal), -1, np.int64)
+    pn = np.zeros(P, np.int64)
+    for p in range(P):
+        for k in range(deal):
+            c = draw_nb(S)
+            if c >= 0:
+                packs[p, pn[p]] = c
+                pn[p] += 1
+    d = 1 if T.pass_left[age - 1] == 1 else -1
+    for k in range(T.keep):
+        for p in range(P):
+            pk = (p - d * k) % P  # the pack clan p holds at pick k
+            if pn[pk] == 0:
+                continue
+            i = _ruled_pick_nb(T, S, p, packs[pk], pn[pk], kinds[p], params[p])
+            c = packs[pk, i]
+            packs[pk, i] = packs[pk, pn[pk] - 1]
+            packs[pk, pn[pk] - 1] = -1
+            pn[pk] -= 1
+            hand_add_nb(S, p, c)
+            if k < E.MAX_PICKS:
+                S.picks[p, age - 1, k] = c
+            log_nb(S, E.VEV_PICK, p, c, k + 1, 0, 0, 0)
+    for p in range(P):
+        for i in range(pn[p]):
+            deck_bottom_nb(S, packs[p, i])
+    for p in range(P):
+        for i in range(S.saved_n[p]):
+            hand_add_nb(S, p, S.saved[p, i])
+            log_nb(S, E.VEV_CARRY, p, S.saved[p, i], 0, 0, 0, 0)
+            S.saved[p, i] = -1
+        S.saved_n[p] = 0
+        for k in range(sheet_sum_nb(T, S, p, E.VOP_DRAW_AGE)):
+            c = draw_nb(S)
+            if c >= 0:
+                hand_add_nb(S, p, c)
+                log_nb(S, E.VEV_DRAW, p, c, 0, 0, 0, 0)
+
+
+# --- figures leaving the board ----------------------------------------------------------------
+@njit(cache=True)
+def remove_fig_nb(T, S, p, f, dest):
+    """Send clan p's figure f to ``dest`` (a kill pile, the Feast Hall or the reserve)."""
+    log_nb(S, E.VEV_KILL, p, f, S.loc[p, f], dest, 0, 0)
+    S.loc[p, f] = dest
+
+
+@njit(cache=True)
+def destroy_fig_nb(T, S, p, f, killer):
+    """A figure destroyed by clan ``killer``'s ability goes to its kill pile ("Figures"); Protect
+    upgrades send the first ones lost in a battle to the reserve."""
+    prot = sheet_sum_nb(T, S, p, E.VOP_PROTECT)
+    if S.lost_n[p] < prot:
+        S.lost_n[p] += 1
+        remove_fig_nb(T, S, p, f, E.VH_LOC_RESERVE)
+        return
+    S.lost_n[p] += 1
+    remove_fig_nb(T, S, p, f, E.VH_LOC_KILL0 - killer)
+    S.kills_now[killer] += 1
+
+
+# --- actions ("Action Phase") -----------------------------------------------------------------
+@njit(cache=True)
+def summon_nb(T, S, p, f, r):
+    """Summon: a figure from the reserve into a common region; 1 Rage for Elites and Warriors,
+    0 for Monsters; at least 1 Rage needed. Returns True if done."""
+    if S.loc[p, f] != E.VH_LOC_RESERVE or not is_common_nb(T, S, r) or S.rage[p] < 1:
+        return False
+    cost = 0 if f >= E.VH_FIG_MONSTER0 else 1
+    S.rage[p] -= cost
+    S.loc[p, f] = r
+    S.summoned[p, f] = 1
+    log_nb(S, E.VEV_SUMMON, p, f, r, cost, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def march_nb(T, S, p, src, dests):
+    """March (1 Rage): clan p's figures in region src move, each to a region adjacent to src
+    (dests int64[VH_NFIG]: destination per figure, -1 or src = stays). Figures elsewhere cannot
+    join (the rulebook's invalid example: two regions into one). Returns False, changing nothing,
+    if Rage is short, no figure moves or a destination is not joined to src by a pathway."""
+    if S.rage[p] < 1:
+        return False
+    n = 0
+    for f in range(E.VH_NFIG):
+        d = dests[f]
+        if d < 0 or d == src:
+            continue
+        if S.loc[p, f] != src or d >= T.n_regions or T.adj[src, d] == 0:
+            return False
+        n += 1
+    if n == 0:
+        return False
+    S.rage[p] -= 1
+    for f in range(E.VH_NFIG):
+        d = dests[f]
+        if d >= 0 and d != src:
+            S.loc[p, f] = d
+            S.summoned[p, f] = 0
+            log_nb(S, E.VEV_MARCH, p, f, src, d, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def _hand_index(S, p, c):
+    for i in range(S.hand_n[p]):
+        if S.hand[p, i] == c:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def upgrade_nb(T, S, p, c):
+    """Upgrade: pay Rage equal to the card's STR, place it on an open slot (7 shared with quests);
+    a Monster needs a free clan base and goes to the reserve (not summoned)."""
+    i = _hand_index(S, p, c)
+    k = free_slot_nb(S, p)
+    t = T.card_type[c]
+    if i < 0 or k < 0 or t == E.VCT_BATTLE or t == E.VCT_QUEST or T.card_value[c] > S.rage[p] or S.rage[p] < 1:
+        return False
+    base = -1
+    if t == E.VCT_MONSTER:
+        base = free_base_nb(T, S, p)
+        if base < 0:
+            return False
+    hand_take_nb(S, p, i)
+    S.rage[p] -= T.card_value[c]
+    S.slot[p, k] = c
+    S.slot_quest[p, k] = 0
+    if base >= 0:
+        S.mon_card[p, base] = c
+        S.loc[p, E.VH_FIG_MONSTER0 + base] = E.VH_LOC_RESERVE
+    note_use_nb(S, p, c, E.USE_UPGRADE)
+    log_nb(S, E.VEV_UPGRADE, p, c, k, T.card_value[c], 0, 0)
+    return True
+
+
+@njit(cache=True)
+def quest_nb(T, S, p, c):
+    """Quest: commit a Quest Card face down on an open slot (no Rage)."""
+    i = _hand_index(S, p, c)
+    k = free_slot_nb(S, p)
+    if i < 0 or k < 0 or T.card_type[c] != E.VCT_QUEST:
+        return False
+    hand_take_nb(S, p, i)
+    S.slot[p, k] = c
+    S.slot_quest[p, k] = 1
+    note_use_nb(S, p, c, E.USE_QUEST)
+    log_nb(S, E.VEV_QUEST, p, c, k, 0, 0, 0)
+    return True
+
+
+# --- contest ("Contest": Call to Battle, Play Cards, Resolution) ------------------------------
+@njit(cache=True)
+def call_to_battle_nb(T, S, c, r, kinds, params):
+    """Each clan from the contester's left, the contester last, may move one figure (1 + call_extra
+    with upgrades; any number with option call_one = false) from adjacent regions into r, once."""
+    P = S.gs[G_NP]
+    for k in range(1, P + 1):
+        q = (c + k) % P
+        limit = 1 + sheet_sum_nb(T, S, q, E.VOP_CALL_EXTRA)
+        if T.opts[E.VOPT_CALL_ONE] == 0:
+            limit = E.VH_NFIG
+        for m in range(limit):
+            f = call_choice_nb(T, S, q, c, r, kinds[q], params[q])
+            if f < 0:
+                break
+            l = S.loc[q, f]
+            if l < 0 or l == r or T.adj[l, r] == 0:  # a policy may only name an adjacent figure
+                break
+            S.loc[q, f] = r
+            S.summoned[q, f] = 0
+            log_nb(S, E.VEV_CALL, q, f, l, r, 0, 0)
+
+
+@njit(cache=True)
+def battle_effects_nb(T, S, p, r, op):
+    """Sum of opcode op's argument acting for clan p in the battle in r: its revealed battle card,
+    its upgrades, and its Monsters fighting there."""
+    s = 0
+    c = S.played[p]
+    if c >= 0 and T.card_type[c] == E.VCT_BATTLE:
+        s += card_op_sum_nb(T, c, op)
+    s += sheet_sum_nb(T, S, p, op)
+    for k in range(E.VH_N_MONSTERS):
+        if S.loc[p, E.VH_FIG_MONSTER0 + k] == r:
+            s += card_op_sum_nb(T, S.mon_card[p, k], op)
+    return s
+
+
+@njit(cache=True)
+def _fire(T, S, p, r, op, amount):
+    """Log and count the cards behind an effect that acted (the revealed card or the Monsters)."""
+    c = S.played[p]
+    if c >= 0 and T.card_type[c] == E.VCT_BATTLE and card_op_sum_nb(T, c, op) > 0:
+        note_fired_nb(S, c, p, op, amount)
+    for k in range(E.VH_N_SLOTS):
+        x = S.slot[p, k]
+        if x >= 0 and S.slot_quest[p, k] == 0 and T.card_type[x] != E.VCT_MONSTER and card_op_sum_nb(T, x, op) > 0:
+            note_fired_nb(S, x, p, op, amount)
+    for k in range(E.VH_N_MONSTERS):
+        if S.loc[p, E.VH_FIG_MONSTER0 + k] == r and card_op_sum_nb(T, S.mon_card[p, k], op) > 0:
+            note_fired_nb(S, S.mon_card[p, k], p, op, amount)
+
+
+@njit(cache=True)
+def battle_nb(T, S, c, r, kinds, params):
+    """A battle in r started by a contest of clan c. Returns the winner, -1 for a tie.
+
+    Play Cards: every clan with figures in r reveals one card from its hand (if it has any);
+    battle cards add their STR. Resolution: the highest total wins, a tie for the highest and
+    everyone loses. Losers' figures go to the winner's kill pile (tie: the Feast Hall); the winner
+    discards its card, losers take theirs back; the winner gains its Axes as Glory.
+    """
+    P = S.gs[G_NP]
+    part = np.zeros(P, np.bool_)
+    for q in range(P):
+        part[q] = count_in_nb(S, q, r) > 0
+        S.played[q] = -1
+        S.lost_n[q] = 0
+        S.kills_now[q] = 0
+    for k in range(P):  # choices are simultaneous: every clan chooses before any is revealed
+        q = (c + k) % P
+        if part[q]:
+            i = battle_card_nb(T, S, q, r, kinds[q], params[q])
+            if i >= 0:
+                S.played[q] = hand_take_nb(S, q, i)
+    for k in range(P):
+        q = (c + k) % P
+        if part[q] and S.played[q] >= 0:
+            x = S.played[q]
+            note_use_nb(S, q, x, E.USE_BATTLE)
+            log_nb(S, E.VEV_PLAY, q, x, T.card_value[x] if T.card_type[x] == E.VCT_BATTLE else 0, 0, 0, 0)
+    # before STR is compared: destroy effects, from the contester clockwise
+    for k in range(P):
+        q = (c + k) % P
+        if not part[q]:
+            continue
+        n = battle_effects_nb(T, S, q, r, E.VOP_DESTROY_ENEMY)
+        if n <= 0:
+            continue
+        _fire(T, S, q, r, E.VOP_DESTROY_ENEMY, n)
+        for x in range(P):
+            if x == q or not part[x]:
+                continue
+            for m in range(n):
+                bf, bs = -1, -1
+                for f in range(E.VH_NFIG):
+                    if S.loc[x, f] == r:
+                        s = fig_str_nb(T, S, x, f)
+                        if s > bs:
+                            bf, bs = f, s
+                if bf < 0:
+                    break
+                destroy_fig_nb(T, S, x, bf, q)
+    total = np.zeros(P, np.int64)
+    best, n_best, w = -1, 0, -1
+    for q in range(P):
+        if not part[q]:
+            continue
+        figs = str_in_nb(T, S, q, r)
+        x = S.played[q]
+        card = T.card_value[x] if x >= 0 and T.card_type[x] == E.VCT_BATTLE else 0
+        total[q] = figs + card + battle_effects_nb(T, S, q, r, E.VOP_BATTLE_STR) - (
+            card_op_sum_nb(T, x, E.VOP_BATTLE_STR) if x >= 0 and T.card_type[x] == E.VCT_BATTLE else 0)
+        log_nb(S, E.VEV_TOTAL, q, figs, x, total[q], 0, 0)
+        if total[q] > best:
+            best, n_best, w = total[q], 1, q
+        elif total[q] == best:
+            n_best += 1
+    if n_best > 1:
+        w = -1
+        log_nb(S, E.VEV_TIE, -1, r, 0, 0, 0, 0)
+    for q in range(P):
+        if not part[q] or q == w:
+            continue
+        saved = _count_op_nb(T, S, q, r, E.VOP_SAVE_ON_LOSE) > 0
+        for f in range(E.VH_NFIG):
+            if S.loc[q, f] == r:
+                if saved:
+                    remove_fig_nb(T, S, q, f, E.VH_LOC_RESERVE)
+                elif w < 0:
+                    remove_fig_nb(T, S, q, f, E.VH_LOC_FEAST)
+                else:
+                    destroy_fig_nb(T, S, q, f, w)
+        if saved:
+            _fire(T, S, q, r, E.VOP_SAVE_ON_LOSE, 1)
+    if w >= 0:
+        ax = T.track[E.STAT_AXES, S.stat[w, E.STAT_AXES]]
+        add_glory_nb(S, w, ax, E.G_BATTLE)
+        log_nb(S, E.VEV_WIN, w, r, ax, 0, 0, 0)
+        _win_effects_nb(T, S, w, r, kinds, params)
+    for q in range(P):
+        if part[q] and q != w:
+            _lose_effects_nb(T, S, q, w, r)
+    # cards: the winner discards, losers take theirs back
+    for q in range(P):
+        x = S.played[q]
+        if x < 0:
+            continue
+        if q == w:
+            if S.discard_n[q] < S.discard.shape[1]:
+                S.discard[q, S.discard_n[q]] = x
+                S.discard_n[q] += 1
+            else:
+                S.gs[G_REMOVED] += 1
+        else:
+            hand_add_nb(S, q, x)
+        S.played[q] = -1
+    return w
+
+
+@njit(cache=True)
+def _win_effects_nb(T, S, w, r, kinds, params):
+    g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_ON_WIN)
+    if g > 0:
+        _fire(T, S, w, r, E.VOP_GLORY_ON_WIN, g)
+        add_glory_nb(S, w, g, E.G_CARDS)
+    g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_PER_KILL) * S.kills_now[w]
+    if g > 0:
+        _fire(T, S, w, r, E.VOP_GLORY_PER_KILL, g)
+        add_glory_nb(S, w, g, E.G_CARDS)
+    g = battle_effects_nb(T, S, w, r, E.VOP_RAGE_ON_WIN)
+    if g > 0:
+        _fire(T, S, w, r, E.VOP_RAGE_ON_WIN, g)
+        S.rage[w] += g
+    n = _count_op_nb(T, S, w, r, E.VOP_RAISE_ON_WIN)  # no argument: count the sources
+    for k in range(n):
+        st = choose_stat_nb(T, S, w, kinds[w], params[w])
+        if st >= 0:
+            raise_stat_nb(S, w, st, RAISE_CARD)
+    if n > 0:
+        _fire(T, S, w, r, E.VOP_RAISE_ON_WIN, n)
+    g = battle_effects_nb(T, S, w, r, E.VOP_DRAW_ON_WIN)
+    if g > 0:
+        _fire(T, S, w, r, E.VOP_DRAW_ON_WIN, g)
+        for k in range(g):
+            x = draw_nb(S)
+            if x >= 0:
+                hand_add_nb(S, w, x)
+                log_nb(S, E.VEV_DRAW, w, x, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _count_op_nb(T, S, p, r, op):
+    """Sources (revealed card, upgrades, fighting Monsters) carrying an argument-less opcode."""
+    n = 0
+    c = S.played[p]
+    if c >= 0 and T.card_type[c] == E.VCT_BATTLE and (T.card_op[c, 0] == op or T.card_op[c, 1] == op):
+        n += 1
+    for k in range(E.VH_N_SLOTS):
+        x = S.slot[p, k]
+        if x >= 0 and S.slot_quest[p, k] == 0 and T.card_type[x] != E.VCT_MONSTER and (
+                T.card_op[x, 0] == op or T.card_op[x, 1] == op):
+            n += 1
+    for k in range(E.VH_N_MONSTERS):
+        x = S.mon_card[p, k]
+        if x >= 0 and S.loc[p, E.VH_FIG_MONSTER0 + k] == r and (T.card_op[x, 0] == op or T.card_op[x, 1] == op):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _lose_effects_nb(T, S, q, w, r):
+    g = battle_effects_nb(T, S, q, r, E.VOP_GLORY_ON_LOSE)
+    if g > 0:
+        _fire(T, S, q, r, E.VOP_GLORY_ON_LOSE, g)
+        add_glory_nb(S, q, g, E.G_CARDS)
+    g = battle_effects_nb(T, S, q, r, E.VOP_RAGE_ON_LOSE)
+    if g > 0:
+        _fire(T, S, q, r, E.VOP_RAGE_ON_LOSE, g)
+        S.rage[q] += g
+    g = battle_effects_nb(T, S, q, r, E.VOP_STEAL_ON_LOSE)
+    if g > 0 and w >= 0:
+        g = min(g, max(total_glory_nb(S, w), 0))
+        if g > 0:
+            _fire(T, S, q, r, E.VOP_STEAL_ON_LOSE, g)
+            _take_glory_nb(S, w, g)
+            add_glory_nb(S, q, g, E.G_CARDS)
+            log_nb(S, E.VEV_STEAL, q, g, w, 0, 0, 0)
+
+
+@njit(cache=True)
+def _take_glory_nb(S, w, g):
+    """Take g Glory from clan w: from its card Glory first, then the other sources in order
+    (never below 0 in total)."""
+    order = (E.G_CARDS, E.G_CONTEST, E.G_BATTLE, E.G_QUEST, E.G_VALOR, E.G_BONUS, E.G_PILLAGE, E.G_RAGNAROK)
+    left = g
+    for s in order:
+        t = min(left, S.glory[w, s])
+        if t > 0:
+            S.glory[w, s] -= t
+            left -= t
+        if left == 0:
+            break
+
+
+@njit(cache=True)
+def reward_nb(T, S, c, r, losers, kinds, params):
+    """The contester c won the contest in r: the region's reward, or the god tile where a god is
+    (+1 step on a stat of c's choice and the god's power, DIGEST §3.1); c claims it this age."""
+    S.claimed[r] = c
+    S.claims[c] += 1
+    g = S.god_at[r]
+    log_nb(S, E.VEV_REWARD, c, r, E.VR_GOD if g >= 0 else S.reward[r], g, 0, 0)
+    if g < 0:
+        rw = S.reward[r]
+        if rw == E.VR_GLORY:
+            add_glory_nb(S, c, T.glory_reward, E.G_CONTEST)
+        elif rw == E.VR_ALL:
+            for st in range(E.N_STATS):
+                raise_stat_nb(S, c, st, RAISE_REWARD)
+        else:
+            raise_stat_nb(S, c, rw, RAISE_REWARD)
+    else:
+        S.god_fired[g] += 1
+        st = choose_stat_nb(T, S, c, kinds[c], params[c])
+        if st >= 0:
+            raise_stat_nb(S, c, st, RAISE_REWARD)
+        pw = T.god_power[g]
+        amt = T.god_amount[g]
+        if pw == E.VGP_THOR:
+            add_glory_nb(S, c, amt, E.G_CONTEST)
+        elif pw == E.VGP_LOKI:
+            n = 0
+            for q in range(S.gs[G_NP]):
+                if losers[q]:
+                    n += 1
+                    t = min(amt, max(total_glory_nb(S, q), 0))
+                    if t > 0:
+                        _take_glory_nb(S, q, t)
+                        add_glory_nb(S, c, t, E.G_CONTEST)
+                        log_nb(S, E.VEV_STEAL, c, t, q, 0, 0, 0)
+            if n == 0:
+                add_glory_nb(S, c, amt, E.G_CONTEST)
+        elif pw == E.VGP_FREYA:
+            n = 0
+            for f in range(E.VH_NFIG):
+                if n < amt and (S.loc[c, f] == E.VH_LOC_FEAST or S.loc[c, f] <= E.VH_LOC_KILL0):
+                    log_nb(S, E.VEV_RETURN, c, f, S.loc[c, f], 0, 0, 0)
+                    S.loc[c, f] = E.VH_LOC_RESERVE
+                    n += 1
+        elif pw == E.VGP_BALDR:
+            bi, bw = -1, -1e18
+            drawn = np.full(8, -1, np.int64)
+            nd = 0
+            for k in range(min(amt, 8)):
+                x = draw_nb(S)
+                if x >= 0:
+                    drawn[nd] = x
+                    nd += 1
+            for k in range(nd):
+                wv = card_worth_nb(T, S, c, drawn[k], params[c])
+                if wv > bw:
+                    bi, bw = k, wv
+            for k in range(nd):
+                if k == bi:
+                    hand_add_nb(S, c, drawn[k])
+                    log_nb(S, E.VEV_DRAW, c, drawn[k], 0, 0, 0, 0)
+                else:
+                    deck_bottom_nb(S, drawn[k])
+        elif pw == E.VGP_TYR:
+            for k in range(amt):
+                q, f = enemy_target_nb(T, S, c)
+                if q < 0:
+                    break
+                remove_fig_nb(T, S, q, f, E.VH_LOC_KILL0 - c)
+    cg = sheet_sum_nb(T, S, c, E.VOP_CONTEST_GLORY)
+    if cg > 0:
+        for k in range(E.VH_N_SLOTS):
+            x = S.slot[c, k]
+            if x >= 0 and S.slot_quest[c, k] == 0 and card_op_sum_nb(T, x, E.VOP_CONTEST_GLORY) > 0:
+                note_fired_nb(S, x, c, E.VOP_CONTEST_GLORY, cg)
+        add_glory_nb(S, c, cg, E.G_CARDS)
+
+
+@njit(cache=True)
+def contest_nb(T, S, c, r, kinds, params):
+    """Contest (no Rage): clan c, with a figure in r whose reward is still available, calls to
+    battle; unopposed it takes the reward (no battle Glory); otherwise a battle, and c takes the
+    reward only if it wins."""
+    if not contestable_nb(T, S, r) or count_in_nb(S, c, r) == 0:
+        return False
+    log_nb(S, E.VEV_CONTEST, c, r, 0, 0, 0, 0)
+    call_to_battle_nb(T, S, c, r, kinds, params)
+    P = S.gs[G_NP]
+    losers = np.zeros(P, np.bool_)
+    if not has_enemy_nb(S, c, r):
+        log_nb(S, E.VEV_NOBATTLE, c, r, 0, 0, 0, 0)
+        reward_nb(T, S, c, r, losers, kinds, params)
+        return True
+    for q in range(P):
+        losers[q] = count_in_nb(S, q, r) > 0
+    w = battle_nb(T, S, c, r, kinds, params)
+    if w == c:
+        losers[c] = False
+        reward_nb(T, S, c, r, losers, kinds, params)
+    return True
+
+
+@njit(cache=True)
+def all_claimed_nb(T, S):
+    """Every region without a Region Token has been successfully contested this age."""
+    for r in range(T.n_regions):
+        if S.token[r] == 0 and S.claimed[r] < 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def take_action_nb(T, S, p, kinds, params, act):
+    """Clan p takes one action (the policy's choice; an illegal choice becomes a pass)."""
+    kind = choose_action_nb(T, S, p, kinds[p], params[p], act)
+    a, b = act[1], act[2]
+    ok = False
+    if kind == E.VA_SUMMON:
+        ok = summon_nb(T, S, p, a, b)
+        if ok and sheet_sum_nb(T, S, p, E.VOP_SUMMON_TWO) + _summon_two_cards(T, S, p) > 0:
+            for f in range(E.VH_NFIG):  # a second figure into the same region
+                if S.loc[p, f] == E.VH_LOC_RESERVE and (f >= E.VH_FIG_MONSTER0 or S.rage[p] >= 1):
+                    summon_nb(T, S, p, f, b)
+                    break
+    elif kind == E.VA_MARCH:
+        dests = np.full(E.VH_NFIG, -1, np.int64)
+        for f in range(E.VH_NFIG):
+            if S.loc[p, f] == a:
+                dests[f] = march_dest_nb(T, S, p, f, a, b, kinds[p], params[p])
+        ok = march_nb(T, S, p, a, dests)
+    elif kind == E.VA_UPGRADE:
+        ok = upgrade_nb(T, S, p, a)
+    elif kind == E.VA_QUEST:
+        ok = quest_nb(T, S, p, a)
+    elif kind == E.VA_CONTEST:
+        ok = contest_nb(T, S, p, a, kinds, params)
+    if not ok:
+        log_nb(S, E.VEV_PASS, p, S.rage[p], 0, 0, 0, 0)
+        S.rage[p] = 0
+        S.passed[p] = 1
+
+
+@njit(cache=True)
+def _summon_two_cards(T, S, p):
+    n = 0
+    for k in range(E.VH_N_SLOTS):
+        x = S.slot[p, k]
+        if x >= 0 and S.slot_quest[p, k] == 0 and (T.card_op[x, 0] == E.VOP_SUMMON_TWO or
+                                                   T.card_op[x, 1] == E.VOP_SUMMON_TWO):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def action_phase_nb(T, S, kinds, params):
+    """Action Phase: Rage refilled to the Rage stat; clockwise from the first player, one action
+    per turn, until every clan has passed or is at 0 Rage, or every region without a Region Token
+    has been claimed."""
+    P = S.gs[G_NP]
+    for p in range(P):
+        S.rage[p] = T.track[E.STAT_RAGE, S.stat[p, E.STAT_RAGE]]
+        S.passed[p] = 0
+    act = np.zeros(3, np.int64)
+    turn = 0
+    p = S.gs[G_FIRST]
+    idle = 0
+    while True:
+        if all_claimed_nb(T, S):
+            break
+        if idle >= P:
+            break
+        if S.passed[p] == 0 and S.rage[p] > 0:
+            take_action_nb(T, S, p, kinds, params, act)
+            S.gs[G_TURNS] += 1
+            turn += 1
+            idle = 0
+            checkpoint_nb(T, S)
+            if turn >= T.opts[E.VOPT_MAX_ACTIONS]:
+                S.gs[G_CAPPED] += 1
+                break
+        else:
+            idle += 1
+        p = (p + 1) % P
+    for q in range(P):
+        S.rage_end[q] = S.rage[q]
+
+
+# --- Quest, Prove Valor, Release Warriors, end of age, end of game -----------------------------
+@njit(cache=True)
+def strictly_most_str_nb(T, S, p, r):
+    mine = str_in_nb(T, S, p, r)
+    if mine <= 0:
+        return False
+    for q in range(S.gs[G_NP]):
+        if q != p and str_in_nb(T, S, q, r) >= mine:
+            return False
+    return True
+
+
+@njit(cache=True)
+def quest_met_nb(T, S, p, c):
+    """Whether clan p meets quest c's requirement now (opcodes q_*, opcodes.toml)."""
+    for e in range(2):
+        op = T.card_op[c, e]
+        a = T.card_a[c, e]
+        if op == E.VOP_Q_REGION:
+            for r in range(T.n_outer):
+                if strictly_most_str_nb(T, S, p, r):
+                    return True
+            return False
+        if op == E.VOP_Q_VALHALLA:
+            return strictly_most_str_nb(T, S, p, T.valhalla)
+        if op == E.VOP_Q_GOD:
+            for r in range(T.n_regions):
+                if S.god_at[r] >= 0 and strictly_most_str_nb(T, S, p, r):
+                    return True
+            return False
+        if op == E.VOP_Q_FIGURES:
+            n = 0
+            for f in range(E.VH_NFIG):
+                if S.loc[p, f] >= 0:
+                    n += 1
+            return n >= a
+        if op == E.VOP_Q_SPREAD:
+            n = 0
+            for r in range(T.n_regions):
+                if count_in_nb(S, p, r) > 0:
+                    n += 1
+            return n >= a
+        if op == E.VOP_Q_KILLS:
+            n = 0
+            for q in range(S.gs[G_NP]):
+                for f in range(E.VH_NFIG):
+                    if S.loc[q, f] == E.VH_LOC_KILL0 - p:
+                        n += 1
+            return n >= a
+        if op == E.VOP_Q_FALLEN:
+            n = 0
+            for f in range(E.VH_NFIG):
+                if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
+                    n += 1
+            return n >= a
+        if op == E.VOP_Q_CLAIMS:
+            return S.claims[p] >= a
+    return False
+
+
+@njit(cache=True)
+def quest_phase_nb(T, S, kinds, params):
+    """Quest Phase: each committed quest is revealed; if met, raise any stat one step, then gain
+    Glory equal to the Horns stat (after a Horns raise from that quest: the rulebook's 8, not 6).
+    Every revealed quest returns to the hand."""
+    for p in range(S.gs[G_NP]):
+        for k in range(E.VH_N_SLOTS):
+            c = S.slot[p, k]
+            if c < 0 or S.slot_quest[p, k] == 0:
+                continue
+            met = quest_met_nb(T, S, p, c)
+            g = 0
+            if met:
+                st = choose_stat_nb(T, S, p, kinds[p], params[p])
+                if st >= 0:
+                    raise_stat_nb(S, p, st, RAISE_QUEST)
+                g = T.track[E.STAT_HORNS, S.stat[p, E.STAT_HORNS]]
+                add_glory_nb(S, p, g, E.G_QUEST)
+                qg = sheet_sum_nb(T, S, p, E.VOP_QUEST_GLORY)
+                if qg > 0:
+                    for j in range(E.VH_N_SLOTS):
+                        x = S.slot[p, j]
+                        if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, E.VOP_QUEST_GLORY) > 0:
+                            note_fired_nb(S, x, p, E.VOP_QUEST_GLORY, qg)
+                    add_glory_nb(S, p, qg, E.G_CARDS)
+            log_nb(S, E.VEV_QUESTRES, p, c, 1 if met else 0, g, 0, 0)
+            S.slot[p, k] = -1
+            S.slot_quest[p, k] = 0
+            hand_add_nb(S, p, c)
+
+
+@njit(cache=True)
+def valor_phase_nb(T, S):
+    """Prove Valor Phase: in Valhalla and each region with a god, the clan(s) with the most
+    figures (not STR) remove all their figures there to the Feast Hall and gain 3/4/5 Glory per
+    figure by age (ties: every tied clan)."""
+    P = S.gs[G_NP]
+    vg = T.valor_glory[S.gs[G_AGE] - 1]
+    for p in range(P):
+        for f in range(E.VH_NFIG):
+            if S.loc[p, f] >= 0:
+                S.board_valor[p] += 1
+    for r in range(T.n_regions):
+        if not (r == T.valhalla or S.god_at[r] >= 0):
+            continue
+        m = 0
+        for p in range(P):
+            m = max(m, count_in_nb(S, p, r))
+        if m == 0:
+            continue
+        for p in range(P):
+            if count_in_nb(S, p, r) != m:
+                continue
+            log_nb(S, E.VEV_VALOR, p, r, m, vg * m, 0, 0)
+            for f in range(E.VH_NFIG):
+                if S.loc[p, f] == r:
+                    remove_fig_nb(T, S, p, f, E.VH_LOC_FEAST)
+            add_glory_nb(S, p, vg * m, E.G_VALOR)
+            extra = sheet_sum_nb(T, S, p, E.VOP_VALOR_GLORY)
+            if extra > 0:
+                for j in range(E.VH_N_SLOTS):
+                    x = S.slot[p, j]
+                    if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, E.VOP_VALOR_GLORY) > 0:
+                        note_fired_nb(S, x, p, E.VOP_VALOR_GLORY, extra * m)
+                add_glory_nb(S, p, extra * m, E.G_CARDS)
+
+
+@njit(cache=True)
+def release_nb(T, S):
+    """Release Warriors Phase: every figure in a kill pile or the Feast Hall returns to its
+    owner's reserve (kill_glory / fallen_glory texts score first)."""
+    P = S.gs[G_NP]
+    for p in range(P):
+        kg = sheet_sum_nb(T, S, p, E.VOP_KILL_GLORY)
+        fg = sheet_sum_nb(T, S, p, E.VOP_FALLEN_GLORY)
+        if kg > 0:
+            n = 0
+            for q in range(P):
+                for f in range(E.VH_NFIG):
+                    if S.loc[q, f] == E.VH_LOC_KILL0 - p:
+                        n += 1
+            if n > 0:
+                _fire_sheet(T, S, p, E.VOP_KILL_GLORY, kg * n)
+                add_glory_nb(S, p, kg * n, E.G_CARDS)
+        if fg > 0:
+            n = 0
+            for f in range(E.VH_NFIG):
+                if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
+                    n += 1
+            if n > 0:
+                _fire_sheet(T, S, p, E.VOP_FALLEN_GLORY, fg * n)
+                add_glory_nb(S, p, fg * n, E.G_CARDS)
+    for p in range(P):
+        n = 0
+        for f in range(E.VH_NFIG):
+            if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
+                S.loc[p, f] = E.VH_LOC_RESERVE
+                n += 1
+        if n > 0:
+            log_nb(S, E.VEV_RELEASE, p, n, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _fire_sheet(T, S, p, op, amount):
+    for j in range(E.VH_N_SLOTS):
+        x = S.slot[p, j]
+        if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, op) > 0:
+            note_fired_nb(S, x, p, op, amount)
+
+
+@njit(cache=True)
+def end_age_nb(T, S, kinds, params):
+    """End of an Age: Reward Tokens leave the board; each clan gathers its discard pile into its
+    hand and keeps at most 3 cards (+carry_extra) on its clan symbol for the next age, the rest
+    leave the game; the First Player Token passes left."""
+    P = S.gs[G_NP]
+    for r in range(T.n_regions):
+        S.claimed[r] = -1
+    for p in range(P):
+        S.claims[p] = 0
+        for i in range(S.discard_n[p]):
+            hand_add_nb(S, p, S.discard[p, i])
+            S.discard[p, i] = -1
+        S.discard_n[p] = 0
+        keep = T.carry + sheet_sum_nb(T, S, p, E.VOP_CARRY_EXTRA)
+        while S.hand_n[p] > 0:
+            bi, bw = 0, -1e18
+            for i in range(S.hand_n[p]):
+                if kinds[p] == E.VPOL_RANDOM:
+                    w = float(rand_int_nb(S.rs, 1000))
+                else:
+                    w = card_worth_nb(T, S, p, S.hand[p, i], params[p])
+                if w > bw:
+                    bi, bw = i, w
+            c = hand_take_nb(S, p, bi)
+            if S.saved_n[p] < keep and S.saved_n[p] < S.saved.shape[1]:
+                S.saved[p, S.saved_n[p]] = c
+                S.saved_n[p] += 1
+                note_use_nb(S, p, c, E.USE_KEEP)
+                log_nb(S, E.VEV_KEEP, p, c, 0, 0, 0, 0)
+            else:
+                S.gs[G_REMOVED] += 1
+                log_nb(S, E.VEV_DROP, p, c, 0, 0, 0, 0)
+    S.gs[G_FIRST] = (S.gs[G_FIRST] + 1) % P
+
+
+@njit(cache=True)
+def end_game_nb(T, S):
+    """End of Game: +10 Glory per stat on the 4th or 5th step, +20 on the last; most Glory wins,
+    ties broken by the most Rage left (option tie_break = shared: tied clans share)."""
+    P = S.gs[G_NP]
+    for p in range(P):
+        for st in range(E.N_STATS):
+            b = T.bonus[S.stat[p, st]]
+            if b > 0:
+                add_glory_nb(S, p, b, E.G_BONUS)
+                log_nb(S, E.VEV_BONUS, p, st, b, 0, 0, 0)
+    tot = np.zeros(P, np.int64)
+    for p in range(P):
+        tot[p] = total_glory_nb(S, p)
+    for p in range(P):
+        rk = 1
+        for q in range(P):
+            if tot[q] > tot[p]:
+                rk += 1
+            elif tot[q] == tot[p] and q != p and T.opts[E.VOPT_TIE_BREAK] == 0 and S.rage_end[q] > S.rage_end[p]:
+                rk += 1
+        S.rank[p] = rk
+    for p in range(P):
+        log_nb(S, E.VEV_FINAL, p, tot[p], S.rank[p], S.rage_end[p], 0, 0)

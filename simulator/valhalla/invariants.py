@@ -1,0 +1,93 @@
+"""Invariants every reachable Blood Rage: Valhalla state keeps (tests/test_valhalla_invariants.py
+runs them over thousands of games). check_invariants_nb returns the first violated code (0 none);
+the engine calls checkpoint_nb after every action and phase when gs[G_CHECK] is set."""
+from numba import njit
+
+from .. import enums as E
+from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_TURNS, G_VIOLATION, \
+    G_VIOLATION_AT
+
+INV_OK = 0
+INV_LOC = 1  #: a figure is in no valid place, or in two kinds of place (code out of range, own kill pile)
+INV_MONSTER = 2  #: a Monster figure without its card on a base, or the reverse
+INV_SLOTS = 3  #: a slot holds the wrong kind of card, or a quest stays committed after the Quest phase
+INV_SUMMON = 4  #: a Summoned figure stands in Valhalla or a region that held a Region Token
+INV_RAGE = 5  #: negative Rage
+INV_CARDS = 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, removed)
+INV_GLORY = 7  #: negative Glory from a source
+INV_UNFINISHED = 8  #: the game did not end after the third age
+INV_CLAIM = 9  #: a Reward Token on a region under a Region Token
+INV_NAMES = ("ok", "figure location", "monster base", "clan-sheet slots", "summon region", "negative Rage",
+             "card conservation", "negative Glory", "unfinished game", "claim")
+
+
+@njit(cache=True)
+def check_invariants_nb(T, S):
+    P = S.gs[G_NP]
+    cards = S.gs[G_DECK_N] + S.gs[G_REMOVED]
+    for p in range(P):
+        if S.rage[p] < 0:
+            return INV_RAGE
+        for k in range(E.N_GLORY_SRC):
+            if S.glory[p, k] < 0:
+                return INV_GLORY
+        for f in range(E.VH_NFIG):
+            l = S.loc[p, f]
+            used = (f < E.VH_FIG_ELITE0 + T.n_elites) or (E.VH_FIG_WARRIOR0 <= f < E.VH_FIG_WARRIOR0 + T.n_warriors)
+            if f >= E.VH_FIG_MONSTER0:
+                if (S.mon_card[p, f - E.VH_FIG_MONSTER0] < 0) != (l == E.VH_LOC_NONE):
+                    return INV_MONSTER
+            elif used == (l == E.VH_LOC_NONE):
+                return INV_LOC
+            if l >= T.n_regions:
+                return INV_LOC
+            if l <= E.VH_LOC_KILL0:
+                q = E.VH_LOC_KILL0 - l
+                if q >= P or q == p:
+                    return INV_LOC
+            elif -10 < l < E.VH_LOC_NONE:
+                return INV_LOC
+            if l >= 0 and S.summoned[p, f] == 1 and (l == T.valhalla or S.token0[l] == 1):
+                return INV_SUMMON
+        for k in range(E.VH_N_MONSTERS):
+            c = S.mon_card[p, k]
+            if c < 0:
+                continue
+            found = False
+            for j in range(E.VH_N_SLOTS):
+                if S.slot[p, j] == c and S.slot_quest[p, j] == 0:
+                    found = True
+            if not found or T.card_type[c] != E.VCT_MONSTER:
+                return INV_MONSTER
+        for j in range(E.VH_N_SLOTS):
+            c = S.slot[p, j]
+            if c < 0:
+                continue
+            cards += 1
+            isq = T.card_type[c] == E.VCT_QUEST
+            if isq != (S.slot_quest[p, j] == 1) or T.card_type[c] == E.VCT_BATTLE:
+                return INV_SLOTS
+            if isq and S.gs[G_PHASE] > E.VPH_QUEST:
+                return INV_SLOTS
+        cards += S.hand_n[p] + S.saved_n[p] + S.discard_n[p]
+        if S.played[p] >= 0:
+            cards += 1
+    if cards != S.gs[G_DECK_TOTAL]:
+        return INV_CARDS
+    for r in range(T.n_regions):
+        if S.claimed[r] >= 0 and S.token[r] == 1:
+            return INV_CLAIM
+    if S.gs[G_PHASE] == E.VPH_END and S.gs[G_AGE] != 3:
+        return INV_UNFINISHED
+    return INV_OK
+
+
+@njit(cache=True)
+def checkpoint_nb(T, S):
+    """Record the first violation (code and turn) when checking is on."""
+    if S.gs[G_CHECK] == 0 or S.gs[G_VIOLATION] != 0:
+        return
+    v = check_invariants_nb(T, S)
+    if v != INV_OK:
+        S.gs[G_VIOLATION] = v
+        S.gs[G_VIOLATION_AT] = S.gs[G_TURNS]

@@ -1,0 +1,96 @@
+"""Complete Blood Rage: Valhalla games, one seeded game or numba-parallel batches (each game owns
+its random stream: results do not depend on thread count or batch size)."""
+import numpy as np
+from numba import njit, prange
+
+from .. import enums as E
+from .engine import (action_phase_nb, draft_nb, end_age_nb, end_game_nb, god_arrives_nb, quest_phase_nb,
+                     release_nb, setup_nb, valor_phase_nb)
+from .invariants import INV_UNFINISHED, checkpoint_nb
+from .state import G_AGE, G_CHECK, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, VSTATE_DTYPE, init_state_nb, log_nb
+
+
+@njit(cache=True)
+def _phase(T, S, ph):
+    checkpoint_nb(T, S)
+    S.gs[G_PHASE] = ph
+    log_nb(S, E.VEV_PHASE, -1, ph, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def play_game_nb(T, S, seed, kinds, params, log_on, check_on, god_plan, start):
+    """Play one game of Blood Rage: Valhalla (rulebook "The Phases of Play": three ages of God
+    Arrives, Draft, Action, Quest, Prove Valor, Release Warriors; End of Game) into S."""
+    init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
+    setup_nb(T, S, god_plan, start)
+    for age in range(1, 4):
+        S.gs[G_AGE] = age
+        log_nb(S, E.VEV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
+        _phase(T, S, E.VPH_GOD)
+        god_arrives_nb(T, S)
+        _phase(T, S, E.VPH_DRAFT)
+        draft_nb(T, S, kinds, params)
+        _phase(T, S, E.VPH_ACTION)
+        action_phase_nb(T, S, kinds, params)
+        _phase(T, S, E.VPH_QUEST)
+        quest_phase_nb(T, S, kinds, params)
+        _phase(T, S, E.VPH_VALOR)
+        valor_phase_nb(T, S)
+        _phase(T, S, E.VPH_RELEASE)
+        release_nb(T, S)
+        if age < 3:
+            end_age_nb(T, S, kinds, params)
+    _phase(T, S, E.VPH_END)
+    end_game_nb(T, S)
+    checkpoint_nb(T, S)
+    if S.gs[G_CHECK] == 1 and S.gs[G_VIOLATION] == 0 and S.gs[G_AGE] != 3:
+        S.gs[G_VIOLATION] = INV_UNFINISHED
+
+
+CHUNK = 64
+
+
+@njit(cache=True)
+def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired,
+               board_rag, uses):
+    for p in range(P):
+        glory[g, p] = S.glory[p]
+        stats[g, p] = S.stat[p]
+        path[g, p] = S.path[p]
+        rage_end[g, p] = S.rage_end[p]
+        picks[g, p] = S.picks[p]
+        rank[g, p] = S.rank[p]
+        board_rag[g, p] = S.board_valor[p]
+        uses[g, p] = S.uses[p]
+    n_turns[g] = S.gs[G_TURNS]
+    violation[g] = S.gs[G_VIOLATION]
+    for c in range(fired.shape[1]):
+        fired[g, c] = S.fired[c]
+    for k in range(3):
+        gods[g, k] = S.gods[k]
+    for k in range(god_fired.shape[1]):
+        god_fired[g, k] = S.god_fired[k]
+
+
+@njit(cache=True)
+def play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, c, glory, stats, path, rage_end, picks, rank, n_turns,
+                  violation, fired, gods, god_fired, board_rag, uses):
+    buf = np.empty(1, VSTATE_DTYPE)
+    my_kinds = kinds.copy()
+    my_params = params.copy()
+    for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
+        S = buf[0]
+        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, god_plan[g], start[g])
+        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired,
+                   gods, god_fired, board_rag, uses)
+    buf[0].gs[0] = 0
+
+
+@njit(cache=True, parallel=True)
+def play_batch_nb(Tarr, seeds, kinds, params, check, god_plan, start, glory, stats, path, rage_end, picks, rank, n_turns,
+                  violation, fired, gods, god_fired, board_rag, uses):
+    """Play len(seeds) games over numba threads; game g writes row g of each output.
+    god_plan int8[G, 4] (see engine.setup_nb), start int16[G, P] starting Glory per seat."""
+    for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
+        play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, c, glory, stats, path, rage_end, picks, rank, n_turns,
+                      violation, fired, gods, god_fired, board_rag, uses)

@@ -1,0 +1,381 @@
+"""Blood Rage: Valhalla strategies: every decision of the engine goes through these kernels.
+
+kind (int8): VPOL_RANDOM (uniform over legal choices) or VPOL_GREEDY (a heuristic tuned by
+params, float64[VP_N], enums VP_*). New strategies are parameter vectors, never callbacks.
+"""
+import numpy as np
+from numba import njit
+
+from .. import enums as E
+from ..rng import rand_int_nb
+from .board import (card_op_sum_nb, contestable_nb, count_in_nb, fig_str_nb, free_base_nb, free_slot_nb,
+                    has_enemy_nb, is_common_nb, sheet_sum_nb, str_in_nb)
+from .state import G_AGE, G_NP
+
+NEG = -1e18
+
+
+@njit(cache=True)
+def card_worth_nb(T, S, p, c, params):
+    """Greedy worth of holding card c (draft, keep): type weight + effects + god and card bonus."""
+    t = T.card_type[c]
+    v = 0.0
+    if t == E.VCT_BATTLE:
+        v = params[E.VP_W_BATTLE] * T.card_value[c]
+    elif t == E.VCT_MONSTER:
+        v = params[E.VP_W_MONSTER] * T.card_value[c]
+    elif t == E.VCT_QUEST:
+        v = params[E.VP_W_QUEST]
+    else:
+        v = params[E.VP_W_UPGRADE] - 0.3 * T.card_value[c]
+    for e in range(2):
+        op = T.card_op[c, e]
+        if op >= 0 and op not in E.VOP_QUESTS:
+            v += 0.6 * max(T.card_a[c, e], 1)
+    g = T.card_vgod[c]
+    if g >= 0:
+        v += params[E.VP_GOD_W0 + T.god_power[g]]
+    v += params[E.VP_CARD_W0 + c]
+    return v
+
+
+@njit(cache=True)
+def draft_pick_nb(T, S, p, pack, n, kind, params):
+    """Index in pack[:n] of the card clan p keeps."""
+    if kind == E.VPOL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    best, bi = NEG, 0
+    for i in range(n):
+        w = card_worth_nb(T, S, p, pack[i], params)
+        if w > best:
+            best, bi = w, i
+    return bi
+
+
+@njit(cache=True)
+def choose_stat_nb(T, S, p, kind, params):
+    """Stat code clan p raises when it may choose (-1 if every track is at its last step)."""
+    if kind == E.VPOL_RANDOM:
+        n = 0
+        for s in range(E.N_STATS):
+            if S.stat[p, s] < E.N_STEPS - 1:
+                n += 1
+        if n == 0:
+            return -1
+        k = rand_int_nb(S.rs, n)
+        for s in range(E.N_STATS):
+            if S.stat[p, s] < E.N_STEPS - 1:
+                if k == 0:
+                    return s
+                k -= 1
+    for i in range(3):
+        s = int(params[E.VP_STAT0 + i])
+        if 0 <= s < E.N_STATS and S.stat[p, s] < E.N_STEPS - 1:
+            return s
+    for s in range(E.N_STATS):
+        if S.stat[p, s] < E.N_STEPS - 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def best_battle_value_nb(T, S, p):
+    b = 0
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        if T.card_type[c] == E.VCT_BATTLE and T.card_value[c] > b:
+            b = T.card_value[c]
+    return b
+
+
+@njit(cache=True)
+def best_adjacent_nb(T, S, p, r):
+    """(figure, STR) of clan p's strongest figure in a region adjacent to r, (-1, 0) if none."""
+    bf, bs = -1, -1
+    for f in range(E.VH_NFIG):
+        l = S.loc[p, f]
+        if l >= 0 and l != r and T.adj[l, r] == 1:
+            s = fig_str_nb(T, S, p, f)
+            if s > bs:
+                bf, bs = f, s
+    return bf, max(bs, 0)
+
+
+@njit(cache=True)
+def reward_worth_nb(T, S, r):
+    if S.god_at[r] >= 0:
+        return 7.0
+    rw = S.reward[r]
+    if rw == E.VR_ALL:
+        return 10.0
+    if rw == E.VR_GLORY:
+        return float(T.glory_reward)
+    return 4.5
+
+
+@njit(cache=True)
+def contest_score_nb(T, S, p, r, params):
+    """Greedy score of contesting r now (NEG if unwise)."""
+    if not contestable_nb(T, S, r) or count_in_nb(S, p, r) == 0:
+        return NEG
+    _, my_adj = best_adjacent_nb(T, S, p, r)
+    mine = str_in_nb(T, S, p, r) + my_adj + best_battle_value_nb(T, S, p)
+    enemy = 0.0
+    opposed = False
+    for q in range(S.gs[G_NP]):
+        if q == p:
+            continue
+        n_in = count_in_nb(S, q, r)
+        f, s_adj = best_adjacent_nb(T, S, q, r)
+        if n_in == 0 and f < 0:
+            continue
+        opposed = True
+        e = str_in_nb(T, S, q, r) + s_adj + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
+        if e > enemy:
+            enemy = e
+    w = reward_worth_nb(T, S, r)
+    if not opposed:
+        return w + 3.0
+    if mine - enemy < params[E.VP_CONTEST_MARGIN]:
+        return NEG
+    return w + T.track[E.STAT_AXES, S.stat[p, E.STAT_AXES]]
+
+
+@njit(cache=True)
+def summon_target_nb(T, S, p, params):
+    """(region, score) where a Summon would help most: a common region with an unclaimed reward
+    where clan p is strongest relative to its rivals, next to god regions and Valhalla."""
+    br, bs = -1, NEG
+    for r in range(T.n_regions):
+        if not is_common_nb(T, S, r):
+            continue
+        s = 0.0
+        if contestable_nb(T, S, r):
+            s += reward_worth_nb(T, S, r) * 0.4
+            if count_in_nb(S, p, r) == 0:
+                s += 1.0
+        rival = 0
+        for q in range(S.gs[G_NP]):
+            if q != p:
+                rival = max(rival, str_in_nb(T, S, q, r))
+        s -= 0.5 * max(rival - str_in_nb(T, S, p, r), 0)
+        for x in range(T.n_regions):  # next to a Prove Valor region
+            if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
+                s += 0.3
+        s += 0.001 * ((r * 7 + p * 3) % 11)  # stable spread between clans
+        if s > bs:
+            br, bs = r, s
+    return br, bs
+
+
+@njit(cache=True)
+def valor_region_nb(T, S, p, params):
+    """(source region, target region, score) for a March into a Prove Valor region (god or
+    Valhalla) where clan p would reach the majority."""
+    best_s, bsrc, bdst = NEG, -1, -1
+    vg = T.valor_glory[S.gs[G_AGE] - 1]
+    for dst in range(T.n_regions):
+        if not (S.god_at[dst] >= 0 or dst == T.valhalla):
+            continue
+        top = 0
+        for q in range(S.gs[G_NP]):
+            if q != p:
+                top = max(top, count_in_nb(S, q, dst))
+        mine = count_in_nb(S, p, dst)
+        for src in range(T.n_regions):
+            if src == dst or T.adj[src, dst] == 0:
+                continue
+            n = count_in_nb(S, p, src)
+            if n == 0:
+                continue
+            tot = mine + n
+            if tot < top:
+                continue
+            # expected Prove Valor Glory, discounted while Rage remains for contests
+            s = params[E.VP_VALOR] * vg * tot * (0.35 if S.rage[p] > 2 else 1.0)
+            if S.claimed[src] >= 0 or not contestable_nb(T, S, src):
+                s += 1.0  # nothing left to win there this age
+            if s > best_s:
+                best_s, bsrc, bdst = s, src, dst
+    return bsrc, bdst, best_s
+
+
+@njit(cache=True)
+def choose_action_nb(T, S, p, kind, params, out):
+    """Clan p's action: out[0] = VA_*, out[1], out[2] its arguments (see enums VA_*)."""
+    rage = S.rage[p]
+    if kind == E.VPOL_RANDOM:
+        return _random_action_nb(T, S, p, out)
+    best = params[E.VP_PASS]
+    out[0], out[1], out[2] = E.VA_PASS, 0, 0
+    for r in range(T.n_regions):
+        s = contest_score_nb(T, S, p, r, params)
+        if s > best:
+            best = s
+            out[0], out[1], out[2] = E.VA_CONTEST, r, 0
+    slot = free_slot_nb(S, p)
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        t = T.card_type[c]
+        if slot < 0:
+            break
+        if t == E.VCT_QUEST:
+            s = 3.5 if rage > 2 else 8.0  # free, but no action at 0 Rage: commit before running out
+        elif t == E.VCT_BATTLE:
+            continue
+        else:
+            if T.card_value[c] > rage or (t == E.VCT_MONSTER and free_base_nb(T, S, p) < 0):
+                continue
+            s = 4.0 + (T.card_value[c] * 0.5 if t == E.VCT_MONSTER else 0.0) - 0.8 * T.card_value[c] * (rage <= 2)
+        if s > best:
+            best = s
+            out[0], out[1], out[2] = (E.VA_QUEST if t == E.VCT_QUEST else E.VA_UPGRADE), c, 0
+    # Summon: a Monster (free) first, then the strongest other figure
+    fig, fs = -1, -1
+    for f in range(E.VH_NFIG):
+        if S.loc[p, f] == E.VH_LOC_RESERVE:
+            s = fig_str_nb(T, S, p, f) + (10 if f >= E.VH_FIG_MONSTER0 else 0)
+            if s > fs:
+                fig, fs = f, s
+    if fig >= 0:
+        r, s = summon_target_nb(T, S, p, params)
+        if r >= 0:
+            s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)
+            if s > best:
+                best = s
+                out[0], out[1], out[2] = E.VA_SUMMON, fig, r
+    if rage >= 1:
+        src, dst, s = valor_region_nb(T, S, p, params)
+        if src >= 0 and s > best:
+            best = s
+            out[0], out[1], out[2] = E.VA_MARCH, src, dst
+    return out[0]
+
+
+@njit(cache=True)
+def _random_action_nb(T, S, p, out):
+    """Uniform over action kinds that are legal now, then uniform over their arguments."""
+    out[0], out[1], out[2] = E.VA_PASS, 0, 0
+    n_opts = 0
+    opts = np.empty(64 * 3, np.int64)
+    for f in range(E.VH_NFIG):
+        if S.loc[p, f] == E.VH_LOC_RESERVE:
+            for r in range(T.n_regions):
+                if is_common_nb(T, S, r) and n_opts < 64:
+                    opts[3 * n_opts], opts[3 * n_opts + 1], opts[3 * n_opts + 2] = E.VA_SUMMON, f, r
+                    n_opts += 1
+            break
+    for r in range(T.n_regions):
+        if count_in_nb(S, p, r) > 0:
+            if contestable_nb(T, S, r) and n_opts < 64:
+                opts[3 * n_opts], opts[3 * n_opts + 1], opts[3 * n_opts + 2] = E.VA_CONTEST, r, 0
+                n_opts += 1
+            for d in range(T.n_regions):
+                if T.adj[r, d] == 1 and n_opts < 64:
+                    opts[3 * n_opts], opts[3 * n_opts + 1], opts[3 * n_opts + 2] = E.VA_MARCH, r, d
+                    n_opts += 1
+    slot = free_slot_nb(S, p)
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        t = T.card_type[c]
+        if slot < 0 or t == E.VCT_BATTLE or n_opts >= 64:
+            continue
+        if t != E.VCT_QUEST and (T.card_value[c] > S.rage[p] or (t == E.VCT_MONSTER and free_base_nb(T, S, p) < 0)):
+            continue
+        opts[3 * n_opts] = E.VA_QUEST if t == E.VCT_QUEST else E.VA_UPGRADE
+        opts[3 * n_opts + 1], opts[3 * n_opts + 2] = c, 0
+        n_opts += 1
+    k = rand_int_nb(S.rs, n_opts + 1)  # + pass
+    if k < n_opts:
+        out[0], out[1], out[2] = opts[3 * k], opts[3 * k + 1], opts[3 * k + 2]
+    return out[0]
+
+
+@njit(cache=True)
+def march_dest_nb(T, S, p, f, src, dst, kind, params):
+    """Where figure f of clan p goes in a March from src whose main target is dst: dst, another
+    adjacent region, or src (stays). Greedy: every figure goes to dst."""
+    if kind == E.VPOL_RANDOM:
+        k = rand_int_nb(S.rs, 3)
+        if k == 0:
+            return src
+        if k == 1:
+            return dst
+        for x in range(T.n_regions):  # any other adjacent region
+            if x != dst and x != src and T.adj[src, x] == 1 and rand_int_nb(S.rs, 2) == 0:
+                return x
+    return dst
+
+
+@njit(cache=True)
+def call_choice_nb(T, S, q, c, r, kind, params):
+    """Call to Battle: the figure clan q moves into r (contested by clan c), or -1."""
+    f, s = best_adjacent_nb(T, S, q, r)
+    if f < 0:
+        return -1
+    if kind == E.VPOL_RANDOM:
+        return f if rand_int_nb(S.rs, 2) == 0 else -1
+    if q == c:
+        return f if has_enemy_nb(S, q, r) else -1
+    if count_in_nb(S, q, r) > 0:
+        return f  # defend
+    # join for the battle Glory when it could win
+    top = 0.0
+    for x in range(S.gs[G_NP]):
+        if x != q:
+            top = max(top, str_in_nb(T, S, x, r) + (params[E.VP_OPP_CARD] if S.hand_n[x] > 0 else 0.0))
+    mine = s + best_battle_value_nb(T, S, q)
+    return f if mine > top + params[E.VP_CONTEST_MARGIN] else -1
+
+
+@njit(cache=True)
+def battle_card_nb(T, S, p, r, kind, params):
+    """Hand index of the card clan p reveals in the battle in r (it must reveal one if it has any).
+    Greedy: the smallest battle card expected to win; if none does, the strongest card anyway
+    (a loser takes its card back), preferring cards that pay when losing."""
+    n = S.hand_n[p]
+    if n == 0:
+        return -1
+    if kind == E.VPOL_RANDOM:
+        return rand_int_nb(S.rs, n)
+    mine = str_in_nb(T, S, p, r) + sheet_sum_nb(T, S, p, E.VOP_BATTLE_STR)
+    top = 0.0
+    for q in range(S.gs[G_NP]):
+        if q != p and count_in_nb(S, q, r) > 0:
+            top = max(top, str_in_nb(T, S, q, r) + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0))
+    bi, bv = -1, 1e9
+    for i in range(n):
+        c = S.hand[p, i]
+        if T.card_type[c] == E.VCT_BATTLE and mine + T.card_value[c] > top and T.card_value[c] < bv:
+            bi, bv = i, T.card_value[c]
+    if bi >= 0:
+        return bi
+    bs = NEG
+    for i in range(n):
+        c = S.hand[p, i]
+        s = 0.0
+        if T.card_type[c] == E.VCT_BATTLE:
+            s = T.card_value[c] + 2.0 * (card_op_sum_nb(T, c, E.VOP_GLORY_ON_LOSE) +
+                                         card_op_sum_nb(T, c, E.VOP_STEAL_ON_LOSE) +
+                                         card_op_sum_nb(T, c, E.VOP_RAGE_ON_LOSE))
+        if s > bs:
+            bs, bi = s, i
+    return bi
+
+
+@njit(cache=True)
+def enemy_target_nb(T, S, p):
+    """(clan, figure) of the enemy figure on the board clan p most wants destroyed (Tyr's tile):
+    the strongest one in a Prove Valor region, else the strongest anywhere; (-1, -1) if none."""
+    bq, bf, bs = -1, -1, NEG
+    for q in range(S.gs[G_NP]):
+        if q == p:
+            continue
+        for f in range(E.VH_NFIG):
+            l = S.loc[q, f]
+            if l < 0:
+                continue
+            s = fig_str_nb(T, S, q, f) + (5.0 if (S.god_at[l] >= 0 or l == T.valhalla) else 0.0)
+            if s > bs:
+                bq, bf, bs = q, f, s
+    return bq, bf

@@ -1,0 +1,514 @@
+"""Blood Rage: Valhalla rule set: data files -> one kernel tables record (VTABLES_DTYPE) + names.
+
+Files of ``simulator/data/valhalla/`` (all PROVISIONAL content, DIGEST §3.1, except the rule
+numbers the rulebook prints): ``board.toml`` (regions, numbers, pathways), ``rules.toml``
+(clan, tracks, setup, age, options), ``gods.toml`` (god tiles), ``cards.csv`` (5 god decks +
+Monsters, effects in ``opcodes.toml``'s vocabulary). Every field is validated; errors are
+:class:`simulator.ruleset.RulesError` naming the file, entry and field with the allowed values.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from .. import enums as E
+from ..ruleset import DATA_DIR, RulesError, _err, _int, _load_toml, _req, _track, parse_effects
+
+MAXR = E.VH_MAX_REGIONS
+MAXC = E.VH_MAX_CARDS
+CARD_COLUMNS = ["name", "god", "type", "value", "copies", "effects", "effect"]
+
+VTABLES_DTYPE = np.dtype([
+    ("n_regions", np.int32),  # regions on the board (the last is Valhalla)
+    ("n_outer", np.int32),  # outer regions (Region Token numbers 1..n_outer, indices 0..n_outer-1)
+    ("valhalla", np.int32),  # region index of Valhalla
+    ("adj", np.int8, (MAXR, MAXR)),  # 1 where a pathway joins two regions
+    ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
+    ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
+    ("fig_str", np.int16, (2,)),  # base STR of Elites, Warriors
+    ("n_elites", np.int32), ("n_warriors", np.int32), ("monster_bases", np.int32),
+    ("start_rage", np.int32),
+    ("region_tokens", np.int32),  # Region Tokens placed at setup
+    ("monsters_pp", np.int32),  # Monster cards per player shuffled into the deck
+    ("outer_rewards", np.int8, (MAXR,)),  # VR_* codes shuffled onto the outer regions
+    ("valhalla_reward", np.int32),
+    ("glory_reward", np.int32),
+    ("deal", np.int32), ("keep", np.int32), ("carry", np.int32),
+    ("pass_left", np.int8, (3,)),  # 1: pass to the left in that age's draft
+    ("valor_glory", np.int16, (3,)),  # Prove Valor Glory per figure, by age
+    ("start_glory", np.int16, (E.MAX_PLAYERS,)),  # starting Glory per seat (Rainbow Bridge)
+    ("opts", np.int32, (E.N_VOPTS,)),
+    ("n_gods", np.int32),
+    ("god_power", np.int8, (E.VH_N_GODS_MAX,)),  # VGP_* of each god in gods.toml
+    ("god_amount", np.int16, (E.VH_N_GODS_MAX,)),
+    ("n_cards", np.int32),
+    ("card_type", np.int8, (MAXC,)),  # VCT_*
+    ("card_vgod", np.int8, (MAXC,)),  # index into gods.toml, -1 (Monsters)
+    ("card_god", np.int8, (MAXC,)),  # enums.CARD_GOD_NAMES code (analysis), -1
+    ("card_age", np.int8, (MAXC,)),  # 1 for every card (one deck; tables key uses by age of use)
+    ("card_value", np.int16, (MAXC,)),  # battle +STR / upgrade cost / Monster STR
+    ("card_copies", np.int8, (MAXC,)),
+    ("card_op", np.int16, (MAXC, 2)),
+    ("card_a", np.int16, (MAXC, 2)),
+    ("card_draft", np.int8, (MAXC,)),  # DRAFT_FREE / FORCED / BANNED
+    ("draft_rules", np.int32),
+], align=True)
+
+REWARDS = {n: i for i, n in enumerate(E.VH_REWARD_NAMES)}
+OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
+           "max_actions_per_phase": (E.VOPT_MAX_ACTIONS, "int", (10, 100000)),
+           "call_one": (E.VOPT_CALL_ONE, "bool", None),
+           "start_glory": (None, "list", None)}
+
+
+@dataclass
+class VRuleset:
+    """A loaded Blood Rage: Valhalla rule set (the attributes the analysis reads match
+    :class:`simulator.ruleset.Ruleset`'s)."""
+    name: str
+    tables_arr: np.ndarray  # 1-element VTABLES_DTYPE record array
+    region_names: list[str]
+    card_names: list[str]
+    card_texts: list[str]
+    card_file_sha256: str
+    options: dict = field(default_factory=dict)
+    god_names: list = field(default_factory=list)
+    card_file: str = ""
+    patch_file: str | None = None
+    patch_sha256: str | None = None
+    draft_note: str | None = None
+    engine: str = "valhalla"
+    opcode_names: dict = field(default_factory=dict)  # VOP code -> opcodes.toml name
+    sweep: str | None = None  # "gods" / "god-sets": games cycle through the god combinations
+
+    def with_sweep(self, sweep: str | None) -> "VRuleset":
+        """A copy whose games sweep the god combinations (api.SWEEPS). Raises RulesError."""
+        from .api import SWEEPS
+        if sweep is not None and sweep not in SWEEPS:
+            raise RulesError(f"--sweep {sweep!r}; allowed: {', '.join(SWEEPS)}")
+        return replace(self, sweep=sweep)
+
+    def sweep_size(self) -> int:
+        from .api import sweep_combos
+        return len(sweep_combos(self, self.sweep)) if self.sweep else 1
+
+    @property
+    def tables(self):
+        return self.tables_arr[0]
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+
+    @property
+    def province_names(self) -> list[str]:  # the base engine's name for board spaces
+        return self.region_names
+
+    def deck_size(self, players: int) -> int:
+        """Cards in the deck: every god's cards (3 gods in play) + 3 Monsters per player."""
+        t = self.tables
+        n = self.n_cards
+        per_god = [int(t.card_copies[:n][t.card_vgod[:n] == g].sum()) for g in range(int(t.n_gods))]
+        gods = sorted(per_god)[:E.VH_GODS_IN_PLAY]  # the smallest three: the worst case
+        return sum(gods) + min(int(t.monsters_pp) * players, self.n_monsters())
+
+    def n_monsters(self) -> int:
+        t = self.tables
+        return int(t.card_copies[: self.n_cards][t.card_type[: self.n_cards] == E.VCT_MONSTER].sum())
+
+    def check_players(self, players: int) -> None:
+        """Raise RulesError for a player count outside 3..5 (rulebook: 3-5 players) or a deck
+        too small for three drafts (6 cards per clan per age)."""
+        if not 3 <= players <= 5:
+            raise RulesError(f"players: {players}; allowed for {self.name}: 3..5 (rulebook \"Introduction\")")
+        t = self.tables
+        need = int(t.deal) * players
+        have = self.deck_size(players)
+        if have < need:
+            raise RulesError(f"{self.card_file}: the deck for {players} players has {have} cards; "
+                             f"the draft deals {need}")
+        if int(t.n_gods) < E.VH_GODS_IN_PLAY:
+            raise RulesError(f"gods.toml: {int(t.n_gods)} gods; allowed: at least {E.VH_GODS_IN_PLAY}")
+
+    def card_ids(self, name: str) -> list[int]:
+        ids = [i for i, n in enumerate(self.card_names) if n == name]
+        if not ids:
+            import difflib
+            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"unknown card {name!r}{hint}")
+        return ids
+
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "VRuleset":
+        ids = ids if ids is not None else self.card_ids(name)
+        arr = self.tables_arr.copy()
+        arr[0].card_draft[ids] = rule
+        arr[0].draft_rules = 1
+        label = {E.DRAFT_FORCED: "forced", E.DRAFT_BANNED: "banned"}.get(rule, "free")
+        return replace(self, tables_arr=arr, draft_note=f"{name}: {label}")
+
+    def without_card(self, name: str, ids: list[int] | None = None) -> "VRuleset":
+        ids = ids if ids is not None else self.card_ids(name)
+        arr = self.tables_arr.copy()
+        arr[0].card_copies[ids] = 0
+        return replace(self, tables_arr=arr, draft_note=f"{name}: removed")
+
+    def card_label(self, c: int) -> str:
+        return self.card_names[c]
+
+    def loc_label(self, loc: int) -> str:
+        if loc >= 0:
+            return self.region_names[loc]
+        if loc <= E.VH_LOC_KILL0:
+            return f"P{E.VH_LOC_KILL0 - loc}'s kill pile"
+        return {E.VH_LOC_RESERVE: "reserve", E.VH_LOC_FEAST: "Feast Hall", E.VH_LOC_NONE: "out of play"}[loc]
+
+
+def load_board(path: Path):
+    """board.toml -> (names, numbers, adjacency int8[R, R], valhalla index)."""
+    b = _load_toml(path)
+    regs = _req(path, "board", b, "region")
+    if not isinstance(regs, list) or not 3 <= len(regs) <= MAXR:
+        _err(path, "board", "region", f"{len(regs) if isinstance(regs, list) else regs!r} regions; "
+             f"allowed: 3..{MAXR} [[region]] tables")
+    names = []
+    for i, r in enumerate(regs):
+        n = _req(path, f"region {i + 1}", r, "name")
+        if not isinstance(n, str) or not n or n in names:
+            _err(path, f"region {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
+        names.append(n)
+    vh = [i for i, r in enumerate(regs) if r.get("valhalla") is True]
+    if len(vh) != 1 or vh[0] != len(regs) - 1:
+        _err(path, "board", "valhalla", "exactly one region, the last, must have valhalla = true")
+    outer = len(regs) - 1
+    for i, r in enumerate(regs[:-1]):
+        num = _int(path, names[i], "number", _req(path, names[i], r, "number"), 1, outer)
+        if num != i + 1:
+            _err(path, names[i], "number", f"{num}; allowed: {i + 1} (regions in Region Token order)")
+    adj = np.zeros((len(regs), len(regs)), np.int8)
+    for i, r in enumerate(regs):
+        nb = _req(path, names[i], r, "adjacent")
+        if not isinstance(nb, list):
+            _err(path, names[i], "adjacent", f"{nb!r}; allowed: a list of region names")
+        for n in nb:
+            if n not in names or n == names[i]:
+                _err(path, names[i], "adjacent", f"{n!r}; allowed: {[x for x in names if x != names[i]]}")
+            adj[i, names.index(n)] = 1
+    for i in range(len(regs)):
+        for j in range(len(regs)):
+            if adj[i, j] != adj[j, i]:
+                _err(path, names[i], "adjacent", f"{names[j]!r} lists {names[i]!r} only one way; pathways join both")
+    return names, adj, len(regs) - 1
+
+
+def load_gods(path: Path):
+    g = _load_toml(path)
+    gods = _req(path, "gods", g, "god")
+    if not isinstance(gods, list) or not 1 <= len(gods) <= E.VH_N_GODS_MAX:
+        _err(path, "gods", "god", f"allowed: 1..{E.VH_N_GODS_MAX} [[god]] tables")
+    names, power, amount = [], [], []
+    for i, d in enumerate(gods):
+        n = _req(path, f"god {i + 1}", d, "name")
+        if not isinstance(n, str) or not n or n in names:
+            _err(path, f"god {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
+        p = _req(path, n, d, "power")
+        if p not in E.VH_GOD_NAMES:
+            _err(path, n, "power", f"{p!r}; allowed: {list(E.VH_GOD_NAMES)}")
+        names.append(n)
+        power.append(E.VH_GOD_NAMES.index(p))
+        amount.append(_int(path, n, "amount", d.get("amount", 2), 0, 20))
+    return names, power, amount
+
+
+def load_rules(path: Path, options: dict | None):
+    r = _load_toml(path)
+    out = {}
+    clan = _req(path, "rules", r, "clan")
+    out["fig_str"] = [_int(path, "clan", k, _req(path, "clan", clan, k), 0, 20) for k in ("elite_str", "warrior_str")]
+    out["n_elites"] = _int(path, "clan", "elites", _req(path, "clan", clan, "elites"), 0, E.VH_N_ELITES)
+    out["n_warriors"] = _int(path, "clan", "warriors", _req(path, "clan", clan, "warriors"), 0, E.VH_N_WARRIORS)
+    out["monster_bases"] = _int(path, "clan", "monster_bases", _req(path, "clan", clan, "monster_bases"), 0,
+                                E.VH_N_MONSTERS)
+    out["start_rage"] = _int(path, "clan", "start_rage", _req(path, "clan", clan, "start_rage"), 0, 50)
+    tracks = _req(path, "rules", r, "tracks")
+    if "digest" not in tracks:
+        _err(path, "tracks", "digest", "missing")
+    tr = tracks["digest"]
+    out["track"] = [_track(path, "tracks.digest", _req(path, "tracks.digest", tr, k)) for k in E.STAT_NAMES]
+    out["bonus"] = _track(path, "tracks.digest", _req(path, "tracks.digest", tr, "bonus"))
+    su = _req(path, "rules", r, "setup")
+    out["region_tokens"] = _int(path, "setup", "region_tokens", _req(path, "setup", su, "region_tokens"), 0, MAXR)
+    out["monsters_pp"] = _int(path, "setup", "monsters_per_player", _req(path, "setup", su, "monsters_per_player"),
+                              0, 10)
+    orw = _req(path, "setup", su, "outer_rewards")
+    for x in orw if isinstance(orw, list) else [orw]:
+        if x not in E.VH_REWARD_NAMES[:5]:
+            _err(path, "setup", "outer_rewards", f"{x!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
+    out["outer_rewards"] = [REWARDS[x] for x in orw]
+    vr = _req(path, "setup", su, "valhalla_reward")
+    if vr not in E.VH_REWARD_NAMES[:5]:
+        _err(path, "setup", "valhalla_reward", f"{vr!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
+    out["valhalla_reward"] = REWARDS[vr]
+    out["glory_reward"] = _int(path, "setup", "glory_reward", _req(path, "setup", su, "glory_reward"), 0, 100)
+    ag = _req(path, "rules", r, "age")
+    _int(path, "age", "ages", _req(path, "age", ag, "ages"), 3, 3)
+    out["deal"] = _int(path, "age", "deal", _req(path, "age", ag, "deal"), 1, 12)
+    out["keep"] = _int(path, "age", "keep", _req(path, "age", ag, "keep"), 1, out["deal"])
+    out["carry"] = _int(path, "age", "carry", _req(path, "age", ag, "carry"), 0, 10)
+    pl = _req(path, "age", ag, "pass_left")
+    if not isinstance(pl, list) or len(pl) != 3 or not all(isinstance(x, bool) for x in pl):
+        _err(path, "age", "pass_left", f"{pl!r}; allowed: a list of 3 booleans")
+    out["pass_left"] = [int(x) for x in pl]
+    vg = _req(path, "age", ag, "valor_glory")
+    if not isinstance(vg, list) or len(vg) != 3:
+        _err(path, "age", "valor_glory", f"{vg!r}; allowed: a list of 3 integers")
+    out["valor_glory"] = [_int(path, "age", "valor_glory", v, 0, 100) for v in vg]
+    opts = dict(_req(path, "rules", r, "options"))
+    for k, v in (options or {}).items():
+        if k not in OPTIONS:
+            raise RulesError(f"--option {k}: unknown option for valhalla; allowed: {sorted(OPTIONS)}")
+        opts[k] = v
+    vec = np.zeros(E.N_VOPTS, np.int32)
+    for k in OPTIONS:
+        if k not in opts:
+            _err(path, "options", k, "missing")
+    for k, v in opts.items():
+        if k not in OPTIONS:
+            _err(path, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
+        idx, kind, allowed = OPTIONS[k]
+        if kind == "int":
+            vec[idx] = _int(path, "options", k, v, *allowed)
+        elif kind == "bool":
+            if not isinstance(v, bool):
+                _err(path, "options", k, f"got {v!r}; allowed: true, false")
+            vec[idx] = int(v)
+        elif kind == "choice":
+            if v not in allowed:
+                _err(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+            vec[idx] = allowed.index(v)
+        else:  # start_glory
+            if isinstance(v, str):
+                try:
+                    v = [int(x) for x in v.split("/")]
+                except ValueError:
+                    v = None
+            if not isinstance(v, list) or not 1 <= len(v) <= E.MAX_PLAYERS:
+                _err(path, "options", k, f"got {v!r}; allowed: up to {E.MAX_PLAYERS} integers (e.g. 12/8/4/0)")
+            vals = [_int(path, "options", k, x, 0, 1000) for x in v]
+            out["start_glory"] = vals + [0] * (E.MAX_PLAYERS - len(vals))
+            opts[k] = vals
+    vec[E.VOPT_GLORY_REWARD] = out["glory_reward"]
+    out["opts"] = vec
+    return out, opts
+
+
+def read_card_rows(path: Path) -> list[dict]:
+    """cards.csv -> row dicts (lines starting with '#' are comments), with '_entry' for errors."""
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            lines = [ln for ln in fh if not ln.startswith("#")]
+    except FileNotFoundError:
+        raise RulesError(f"{path}: file not found") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
+    rows = list(csv.DictReader(lines))
+    if not rows:
+        raise RulesError(f"{path}: no cards")
+    missing = [c for c in CARD_COLUMNS if c not in rows[0]]
+    if missing:
+        raise RulesError(f"{path}: header: missing column(s) {missing}; required: {CARD_COLUMNS}")
+    for i, r in enumerate(rows):
+        r["_entry"] = f"card {(r['name'] or '').strip() or '?'}"
+    return rows
+
+
+def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) -> list[dict]:
+    """A card patch (the base game's format, simulator.patches.apply_card_patch, without ``ages``):
+    one table per card: set columns (``value = 4``, ``effects = "glory_on_win(3)"``), ``remove =
+    true`` (no copies in the deck; the row stays, so card ids keep) or ``add = true`` (a new
+    card; ``type`` and, but for a Monster, ``god`` required; copies default 1). Changed rows are
+    validated like cards.csv rows. Raises RulesError naming the patch file, card and field."""
+    import difflib
+    from ..ruleset import read_toml
+    patch_path = Path(patch_path)
+    data = read_toml(patch_path) if data is None else data
+    if not data:
+        raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
+    rows = [dict(r) for r in rows]
+    names = sorted({(r["name"] or "").strip() for r in rows})
+    fields_ok = [c for c in CARD_COLUMNS if c != "name"]
+    allowed = fields_ok + ["remove", "add"]
+    for card, change in data.items():
+        entry = f"card {card!r}"
+        if not isinstance(change, dict):
+            raise RulesError(f"{patch_path}: {entry}: expected a table of fields; allowed fields: {allowed}")
+        bad = [k for k in change if k not in allowed]
+        if bad:
+            raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
+        for flag in ("remove", "add"):
+            if flag in change and not isinstance(change[flag], bool):
+                raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
+        fields = {k: v for k, v in change.items() if k in fields_ok}
+        for k, v in fields.items():
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
+        if change.get("remove") and fields:
+            raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)})")
+        if change.get("add"):
+            if card in names:
+                raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists")
+            if "type" not in fields:
+                raise RulesError(f"{patch_path}: {entry}: field 'type': required for a new card")
+            new = {c: "" for c in CARD_COLUMNS}
+            new["copies"] = "1"
+            new.update({k: str(v) for k, v in fields.items()}, name=card)
+            new["_entry"] = f"{entry} (added by {patch_path})"
+            rows.append(new)
+            continue
+        if card not in names:
+            close = difflib.get_close_matches(card, names, n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
+        for r in rows:
+            if (r["name"] or "").strip() == card:
+                if change.get("remove"):
+                    r["copies"] = "0"
+                r.update({k: str(v) for k, v in fields.items()})
+                r["_entry"] = f"{entry} (patched by {patch_path})"
+    return rows
+
+
+def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):
+    """cards.csv (+ card patches) -> (names, texts, arrays). Raises RulesError naming file, card
+    and column."""
+    from ..patches import patch_list
+    rows = read_card_rows(path)
+    for ppath, pdata in patch_list(patch):
+        rows = apply_patch(rows, ppath, pdata)
+    C = len(rows)
+    if C > MAXC:
+        raise RulesError(f"{path}: {C} cards; allowed: at most {MAXC}")
+    a = dict(card_type=np.zeros(C, np.int8), card_vgod=np.full(C, -1, np.int8), card_god=np.full(C, -1, np.int8),
+             card_age=np.ones(C, np.int8), card_value=np.zeros(C, np.int16), card_copies=np.zeros(C, np.int8),
+             card_op=np.full((C, 2), E.VOP_NONE, np.int16), card_a=np.zeros((C, 2), np.int16))
+    names, texts = [], []
+    lower = [g.lower() for g in god_names]
+    for i, r in enumerate(rows):
+        entry = r["_entry"]
+        name = (r["name"] or "").strip()
+        if not name:
+            _err(path, f"row {i + 3}", "name", "empty")
+        if name in names:
+            _err(path, entry, "name", "duplicate; allowed: a name not used by another card")
+        names.append(name)
+        texts.append(r["effect"] or "")
+        t = (r["type"] or "").strip()
+        if t not in E.VH_CARD_TYPE_NAMES:
+            _err(path, entry, "type", f"{t!r}; allowed: {list(E.VH_CARD_TYPE_NAMES)}")
+        a["card_type"][i] = E.VH_CARD_TYPE_NAMES.index(t)
+        g = (r["god"] or "").strip()
+        if t == "monster":
+            if g:
+                _err(path, entry, "god", f"{g!r}; allowed: empty for a Monster")
+        elif g.lower() not in lower:
+            _err(path, entry, "god", f"{g!r}; allowed: {god_names}")
+        else:
+            a["card_vgod"][i] = lower.index(g.lower())
+            if g.lower() in E.CARD_GOD_NAMES:
+                a["card_god"][i] = E.CARD_GOD_NAMES.index(g.lower())
+        v = (r["value"] or "").strip()
+        lo, hi = {"battle": (0, 20), "elite": (0, 10), "clan": (0, 10), "monster": (1, 10), "quest": (0, 0)}[t]
+        if t == "quest" and v == "":
+            v = "0"
+        try:
+            x = int(v)
+        except ValueError:
+            x = None
+        if x is None or not lo <= x <= hi:
+            _err(path, entry, "value", f"{v!r}; allowed: an integer {lo}..{hi}" + (" or empty" if t == "quest" else ""))
+        a["card_value"][i] = x
+        cp = (r["copies"] or "").strip()
+        if not cp.isdigit() or not 0 <= int(cp) <= 9:
+            _err(path, entry, "copies", f"{cp!r}; allowed: an integer 0..9")
+        a["card_copies"][i] = int(cp)
+        effs = parse_effects(path, entry, r["effects"] or "", opcodes, [])
+        if len(effs) > 2:
+            _err(path, entry, "effects", f"{len(effs)} effects; allowed: at most 2")
+        for k, (code, x, _) in enumerate(effs):
+            a["card_op"][i, k], a["card_a"][i, k] = code, x
+        nq = sum(c in E.VOP_QUESTS for c, _, _ in effs)
+        if t == "quest" and nq != 1:
+            _err(path, entry, "effects", "a quest needs exactly one q_* opcode")
+        if t != "quest" and nq:
+            _err(path, entry, "effects", "q_* opcodes are for quests only")
+    return names, texts, a
+
+
+def load_opcodes(path: Path) -> dict:
+    ops = _load_toml(path)
+    for name, spec in ops.items():
+        _int(path, name, "code", _req(path, name, spec, "code"), 0, E.N_VOPS - 1)
+        if _req(path, name, spec, "hook") not in E.VH_HOOK_NAMES:
+            _err(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.VH_HOOK_NAMES)}")
+    return ops
+
+
+def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir: Path = DATA_DIR,
+                  cards_path: Path | None = None, board_path: Path | None = None, patch=None) -> VRuleset:
+    """Load and validate the Blood Rage: Valhalla rule set in ``data_dir/name``.
+
+    ``board_path``/``cards_path`` replace board.toml / cards.csv (a user's own components).
+    Raises RulesError naming the file, entry and field.
+    """
+    root = data_dir / name
+    rnames, adj, vh = load_board(Path(board_path) if board_path else root / "board.toml")
+    rules, opts = load_rules(root / "rules.toml", options)
+    gnames, gpower, gamount = load_gods(root / "gods.toml")
+    cards_path = Path(cards_path) if cards_path else root / "cards.csv"
+    ops = load_opcodes(root / "opcodes.toml")
+    cnames, ctexts, ca = load_cards(cards_path, ops, gnames, patch)
+    R = len(rnames)
+    if len(rules["outer_rewards"]) != R - 1:
+        raise RulesError(f"{root / 'rules.toml'}: setup: field 'outer_rewards': {len(rules['outer_rewards'])} "
+                         f"rewards; allowed: one per outer region ({R - 1} on {board_path or 'board.toml'})")
+    if rules["region_tokens"] > R - 1:
+        raise RulesError(f"{root / 'rules.toml'}: setup: field 'region_tokens': {rules['region_tokens']}; "
+                         f"allowed: at most {R - 1} (outer regions)")
+    arr = np.rec.array(np.zeros(1, VTABLES_DTYPE))
+    t = arr[0]
+    t.card_op[:] = E.VOP_NONE
+    t.card_vgod[:] = -1
+    t.card_god[:] = -1
+    t.n_regions, t.n_outer, t.valhalla = R, R - 1, vh
+    t.adj[:R, :R] = adj
+    for k in ("track", "bonus", "fig_str", "valor_glory", "pass_left"):
+        t[k][:] = np.asarray(rules[k])
+    t.outer_rewards[: R - 1] = rules["outer_rewards"]
+    for k in ("n_elites", "n_warriors", "monster_bases", "start_rage", "region_tokens", "monsters_pp",
+              "valhalla_reward", "glory_reward", "deal", "keep", "carry"):
+        t[k] = rules[k]
+    t.start_glory[:] = rules.get("start_glory", [0] * E.MAX_PLAYERS)
+    t.opts[:] = rules["opts"]
+    t.n_gods = len(gnames)
+    t.god_power[: len(gnames)] = gpower
+    t.god_amount[: len(gnames)] = gamount
+    t.n_cards = len(cnames)
+    for k, v in ca.items():
+        t[k][: len(cnames)] = v
+    sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
+    from ..patches import patch_list
+    patches = patch_list(patch)
+    psha = None
+    if patches:
+        import json
+        h = hashlib.sha256()
+        for pp, pdata in patches:
+            h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
+        psha = h.hexdigest()
+    return VRuleset(name, arr, rnames, cnames, ctexts, sha, opts, gnames, str(cards_path),
+                    ", ".join(str(p) for p, _ in patches) or None, psha,
+                    opcode_names={int(v["code"]): k for k, v in ops.items()})

@@ -1,0 +1,156 @@
+"""Blood Rage: Valhalla game state: one numpy record (P5 = MAX_PLAYERS rows; the first
+gs[G_NP] are in play). Scalars live in ``gs`` (int32[N_GS]) at the G_* indices.
+
+Figure slots per clan (enums VH_*): 0..1 Elites, 2..7 Warriors, 8..12 Monster bases.
+``loc`` codes: 0..R-1 a region, VH_LOC_RESERVE, VH_LOC_FEAST (Feast Hall),
+VH_LOC_NONE (empty base / figure not in the game), VH_LOC_KILL0 - q (clan q's kill pile).
+"""
+import numpy as np
+from numba import njit
+
+from .. import enums as E
+
+G_NP = 0  #: players
+G_AGE = 1  #: age 1..3
+G_FIRST = 2  #: seat with the First Player Token
+G_TURNS = 3  #: Action-phase turns, all ages
+G_LOG_N = 4
+G_LOG_ON = 5
+G_PHASE = 6
+G_CAPPED = 7  #: Action phases cut by the safety cap
+G_LOG_LOST = 8
+G_CHECK = 9  #: 1: check invariants after every action and phase
+G_VIOLATION = 10  #: first invariant violated (INV_*), 0 none
+G_VIOLATION_AT = 11
+G_DECK_N = 12  #: cards in the deck (top = deck[deck_n - 1])
+G_DECK_TOTAL = 13  #: cards in the game at setup (card conservation)
+G_REMOVED = 14  #: cards removed from the game (end of an age, over the keep limit)
+N_GS = 15
+
+LOG_WIDTH = 8
+LOG_ROWS = 4096
+P5 = E.MAX_PLAYERS
+R = E.VH_MAX_REGIONS
+
+VSTATE_DTYPE = np.dtype([
+    ("gs", np.int32, (N_GS,)),
+    ("loc", np.int8, (P5, E.VH_NFIG)),
+    ("summoned", np.int8, (P5, E.VH_NFIG)),  # 1: the figure's last move onto the board was a Summon
+    ("mon_card", np.int16, (P5, E.VH_N_MONSTERS)),  # Monster card on each base, -1 none
+    ("slot", np.int16, (P5, E.VH_N_SLOTS)),  # card in each clan-sheet slot, -1 empty
+    ("slot_quest", np.int8, (P5, E.VH_N_SLOTS)),  # 1: a committed quest (face down)
+    ("stat", np.int8, (P5, E.N_STATS)),  # step index 0..5
+    ("rage", np.int16, (P5,)),
+    ("glory", np.int32, (P5, E.N_GLORY_SRC)),
+    ("hand", np.int16, (P5, E.VH_MAX_HAND)),
+    ("hand_n", np.int16, (P5,)),
+    ("saved", np.int16, (P5, 8)),  # cards on the clan symbol (kept from the last age)
+    ("saved_n", np.int16, (P5,)),
+    ("discard", np.int16, (P5, E.VH_MAX_DISCARD)),  # each clan's own discard pile
+    ("discard_n", np.int16, (P5,)),
+    ("deck", np.int16, (E.VH_MAX_DECK,)),
+    ("token", np.int8, (R,)),  # 1: a Region Token covers the region
+    ("token0", np.int8, (R,)),  # 1: a Region Token was placed there at setup
+    ("god_at", np.int8, (R,)),  # god (gods.toml index) in the region, -1 none
+    ("reward", np.int8, (R,)),  # the region's own reward (VR_*)
+    ("claimed", np.int8, (R,)),  # clan whose Reward Token covers the reward this age, -1 none
+    ("gods", np.int8, (3,)),  # god of each age slot
+    ("passed", np.int8, (P5,)),
+    ("played", np.int16, (P5,)),  # card revealed in the current battle, -1 none
+    ("lost_n", np.int16, (P5,)),  # figures lost in the current battle (Protect)
+    ("kills_now", np.int16, (P5,)),  # enemy figures sent to this clan's kill pile in the current battle
+    ("claims", np.int16, (P5,)),  # rewards claimed this age
+    ("rage_end", np.int16, (P5,)),
+    ("path", np.int8, (P5, E.MAX_PATH)),
+    ("path_n", np.int16, (P5,)),
+    ("picks", np.int16, (P5, 3, E.MAX_PICKS)),
+    ("uses", np.int16, (P5, E.MAX_USES)),
+    ("use_n", np.int16, (P5,)),
+    ("rank", np.int8, (P5,)),
+    ("board_valor", np.int16, (P5,)),  # figures on the board when Prove Valor begins, summed over ages
+    ("fired", np.int32, (E.VH_MAX_CARDS,)),
+    ("god_fired", np.int32, (E.VH_N_GODS_MAX,)),
+    ("rs", np.uint64, (1,)),
+    ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
+], align=True)
+
+
+def new_state() -> np.ndarray:
+    """A 1-element VSTATE_DTYPE record array (fields filled by init_state_nb)."""
+    return np.rec.array(np.zeros(1, VSTATE_DTYPE))
+
+
+@njit(cache=True)
+def init_state_nb(S, n_players, seed, log_on, check_on):
+    """Reset every field but the log for a new game; seed the random stream."""
+    S.gs[:] = 0
+    S.gs[G_NP] = n_players
+    S.gs[G_LOG_ON] = 1 if log_on else 0
+    S.gs[G_CHECK] = 1 if check_on else 0
+    S.loc[:, :] = E.VH_LOC_NONE
+    S.summoned[:, :] = 0
+    S.mon_card[:, :] = -1
+    S.slot[:, :] = -1
+    S.slot_quest[:, :] = 0
+    S.stat[:, :] = 0
+    S.rage[:] = 0
+    S.glory[:, :] = 0
+    S.hand[:, :] = -1
+    S.hand_n[:] = 0
+    S.saved[:, :] = -1
+    S.saved_n[:] = 0
+    S.discard[:, :] = -1
+    S.discard_n[:] = 0
+    S.deck[:] = -1
+    S.token[:] = 0
+    S.token0[:] = 0
+    S.god_at[:] = -1
+    S.reward[:] = -1
+    S.claimed[:] = -1
+    S.gods[:] = -1
+    S.passed[:] = 0
+    S.played[:] = -1
+    S.lost_n[:] = 0
+    S.kills_now[:] = 0
+    S.claims[:] = 0
+    S.rage_end[:] = 0
+    S.path[:, :] = -1
+    S.path_n[:] = 0
+    for p in range(P5):
+        S.picks[p, :, :] = -1
+    S.uses[:, :] = -1
+    S.use_n[:] = 0
+    S.rank[:] = 0
+    S.board_valor[:] = 0
+    S.fired[:] = 0
+    S.god_fired[:] = 0
+    S.rs[0] = seed
+
+
+@njit(cache=True)
+def log_nb(S, ev, p, a, b, c, d, e):
+    """Append one event row when logging is on (rows past capacity are counted)."""
+    if S.gs[G_LOG_ON] == 0:
+        return
+    i = S.gs[G_LOG_N]
+    if i >= LOG_ROWS:
+        S.gs[G_LOG_LOST] += 1
+        return
+    S.log[i, 0] = ev
+    S.log[i, 1] = S.gs[G_AGE]
+    S.log[i, 2] = p
+    S.log[i, 3] = a
+    S.log[i, 4] = b
+    S.log[i, 5] = c
+    S.log[i, 6] = d
+    S.log[i, 7] = e
+    S.gs[G_LOG_N] = i + 1
+
+
+@njit(cache=True)
+def note_use_nb(S, p, c, how):
+    """Record that clan p used card c this age (how = USE_*)."""
+    n = S.use_n[p]
+    if n < S.uses.shape[1]:
+        S.uses[p, n] = c * 16 + S.gs[G_AGE] * 4 + how
+        S.use_n[p] = n + 1
