@@ -246,7 +246,51 @@ def by_gods(st: Stats) -> dict[str, pd.DataFrame] | None:
     g = g[g["gods"].astype(str) != ""].rename(columns={"gods": "pair"})
     if not len(g):
         return None
+    if g["pair"].astype(str).str.contains(">").any():
+        return None  # Blood Rage: Valhalla's gods by age: by_valhalla_gods
     return {"pair": rate_table(g, ["pair"]), "pair_strategy": rate_table(g, ["pair", "strategy"])}
+
+
+def source_means(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean Glory per source per group of ``keys`` from sums n and s_<source> (columns
+    keys, n, and one column per source)."""
+    cols = [f"s_{x}" for x in GLORY_SOURCES if f"s_{x}" in df]
+    t = df.groupby(keys, sort=True, observed=True)[["n", *cols]].sum().reset_index()
+    t = t[t["n"] > 0].reset_index(drop=True)
+    for c in cols:
+        t[c[2:]] = t[c] / t["n"]
+    for k in keys:
+        t[k] = _str_col(t[k])
+    return t[[*keys, "n", *[c[2:] for c in cols]]]
+
+
+def by_valhalla_gods(st: Stats) -> dict[str, pd.DataFrame] | None:
+    """Blood Rage: Valhalla's god combinations (the ``gods`` key 'thor>loki>tyr', age order):
+    win rate and Glory per combination ('combo'), per set of three ('set', e.g. 'loki+thor+tyr')
+    and per god and age it arrives ('god_age'), each also per strategy (*_strategy); Glory by
+    source per set ('set_sources') and per drafted god pair ('drafted_sources'). None for runs
+    of another rule set. Over all clans a game's win shares sum to 1, so the pooled win rate is
+    1/N: the per-strategy tables carry the information."""
+    g = st["gods"]
+    g = g[g["gods"].astype(str).str.contains(">")]
+    if not len(g):
+        return None
+    g = g.rename(columns={"gods": "combo"})
+    g["set"] = ["+".join(sorted(str(c).split(">"))) for c in g["combo"]]
+    ages = []
+    for a in range(3):
+        x = g.copy()
+        x["god"] = [str(c).split(">")[a] for c in g["combo"]]
+        x["age"] = a + 1
+        ages.append(x)
+    ga = pd.concat(ages, ignore_index=True)
+    out = {"combo": rate_table(g, ["combo"]), "combo_strategy": rate_table(g, ["combo", "strategy"]),
+           "set": rate_table(g, ["set"]), "set_strategy": rate_table(g, ["set", "strategy"]),
+           "god_age_strategy": rate_table(ga, ["god", "age", "strategy"]),
+           "set_sources": source_means(g, ["set"])}
+    dg = st["drafted_gods"]
+    out["drafted_sources"] = source_means(dg, ["god_pair"]) if len(dg) else None
+    return out
 
 
 def by_drafted_gods(st: Stats) -> pd.DataFrame:
@@ -468,6 +512,7 @@ def aggregate(st: Stats, focal: str, games_done: int | None = None) -> dict[str,
         "glory_sources": glory_by_source(st),
         "stat_paths": {s: by_stat_path(st, s) for s in strategies},
         "gods": by_gods(st),
+        "valhalla_gods": by_valhalla_gods(st),
         "drafted_gods": by_drafted_gods(st),
         "cards": cards(st) if len(st["draft"]) else None,
         "card_uses": card_uses(st) if len(st["use"]) else None,

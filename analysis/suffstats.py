@@ -15,8 +15,8 @@ name           keys                                        sums
 clans          n_players, seat, strategy                   n w g g2 figs legendary, s_<src> q_<src>
 levels         strategy, levels ('R3 A6 H1'), legendary    n w g g2
 paths          strategy, path (first 3 raises)             n w g g2
-gods           strategy, gods (Gods of Ásgard in play)     n w g g2
-drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2
+gods           strategy, gods (Ásgard pair / Valhalla ages)  n w g g2 s_<src>
+drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2 s_<src>
 draft          strategy, age, card                         times pick_sum n w g g2
 use            strategy, age (the card's), card, use       times n w g g2  (use also 'played')
 h2h            strategy, opponent                          games w ahead2
@@ -67,8 +67,9 @@ CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
 SUMS = {
     "clans": ["n", "w", "g", "g2", "figs", "legendary", *[f"s_{s}" for s in SOURCES],
               *[f"q_{s}" for s in SOURCES]],
-    "levels": ["n", "w", "g", "g2"], "paths": ["n", "w", "g", "g2"], "gods": ["n", "w", "g", "g2"],
-    "drafted_gods": ["n", "w", "g", "g2"],
+    "levels": ["n", "w", "g", "g2"], "paths": ["n", "w", "g", "g2"],
+    "gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES]],
+    "drafted_gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES]],
     "draft": ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS],
     "use": ["times", "n", "w", "g", "g2", *CLUSTER_SUMS],
     "h2h": ["games", "w", "ahead2"],
@@ -344,7 +345,8 @@ class Stats:
         t["paths"] = _grouped("paths", [(s_code, s_names), _codes(pd.Series(path_prefix(clans["stat_path"], 3)))],
                               vals)
         gods = clans["gods"] if "gods" in clans else pd.Series([""] * R)
-        t["gods"] = _grouped("gods", [(s_code, s_names), _codes(gods)], vals)
+        gv = dict(vals, **{f"s_{s}": cv[f"s_{s}"] for s in SOURCES})
+        t["gods"] = _grouped("gods", [(s_code, s_names), _codes(gods)], gv)
         if picks is not None and len(picks):
             found, rows = _row_index(clans, picks["game_id"].to_numpy(), picks["seat"].to_numpy())
             c_code, c_names = _codes(picks["card"])
@@ -355,7 +357,7 @@ class Stats:
             cg = card_gods or {}
             god_of = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in c_names] + [-1], np.int64)
             god_pair = _god_pairs(R, rows, god_of[c_code])
-            t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], vals)
+            t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], gv)
             t["draft"] = _card_table("draft", s_code, s_names, dict(vals, s=s_code), rows, age, c_code, c_names,
                                      game_index, pick=pick)
         if uses is not None and len(uses):
@@ -434,7 +436,7 @@ class Stats:
         for k, df in self.tables.items():
             df.to_parquet(new / f"{k}.parquet", index=False)
             sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
-        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-1", "games": self.games,
+        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-2", "games": self.games,
                                                    "sha256": sha}, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
         if cur.exists():
@@ -452,8 +454,8 @@ class Stats:
             d = Path(run_dir) / f"{STATS_DIR}.new"  # stopped between the two renames of save()
         mp = d / "meta.json"
         meta = read_json_object(mp, StatsError)
-        if meta.get("format") != "volva-stats-1":
-            raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-1)")
+        if meta.get("format") != "volva-stats-2":
+            raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-2)")
         import hashlib
         if not isinstance(meta.get("games"), int) or not isinstance(meta.get("sha256"), dict):
             raise StatsError(f"{mp}: not a Volva stats file (expected 'games' and 'sha256')")

@@ -120,13 +120,22 @@ def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = Non
 def plot_glory_sources(table: pd.DataFrame, path: Path | None = None):
     """Stacked bars of mean Glory by source, one bar per strategy."""
     wide = table.pivot(index="strategy", columns="source", values="mean")[list(agg.GLORY_SOURCES)]
-    fig = _figure(max(5.5, 1.6 * len(wide) + 3), 4.8)
-    ax = fig.add_subplot()
+    wide = wide.loc[:, (wide.abs() > 0).any(axis=0)] if (wide.abs() > 0).any().any() else wide
+    return _stacked_sources(wide, "strategy", "Glory by source per strategy", path)
+
+
+def _stacked_sources(wide: pd.DataFrame, xlabel: str, title: str, path: Path | None = None, ax=None):
+    """Stacked bars of mean Glory per source (columns of ``wide``), one bar per row."""
+    fig = None
+    if ax is None:
+        fig = _figure(max(5.5, 1.6 * len(wide) + 3), 4.8)
+        ax = fig.add_subplot()
     x = np.arange(len(wide))
     bottom = np.zeros(len(wide))
     import matplotlib
     colors = matplotlib.colormaps["tab10"].colors
-    for i, src in enumerate(agg.GLORY_SOURCES):
+    for src in wide.columns:
+        i = list(agg.GLORY_SOURCES).index(src)
         vals = wide[src].to_numpy()
         ax.bar(x, vals, bottom=bottom, width=0.55, color=colors[i], label=src)
         for xi, v, b in zip(x, vals, bottom):
@@ -135,14 +144,44 @@ def plot_glory_sources(table: pd.DataFrame, path: Path | None = None):
         bottom += vals
     for xi, tot in zip(x, bottom):
         ax.text(xi, tot + 1, f"total {tot:.1f}", ha="center", va="bottom", fontsize=9)
-    ax.set_xticks(x, wide.index)
+    ax.set_xticks(x, wide.index, rotation=0 if len(wide) <= 6 else 35, ha="center" if len(wide) <= 6 else "right")
     ax.set_xlim(-0.7, len(wide) - 0.3)
     ax.set_ylim(0, bottom.max() * 1.12 + 1)
-    ax.set_xlabel("strategy")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("mean Glory per clan per game (points)")
-    ax.set_title("Glory by source per strategy")
+    ax.set_title(title, fontsize=10)
     ax.legend(title="source", loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path) if fig is not None else None
+
+
+def plot_valhalla_gods(vg: dict, strategy: str, overall: float, path: Path | None = None):
+    """Blood Rage: Valhalla's gods: ``strategy``'s win rate by set of three gods in play (95% CI),
+    and all clans' mean Glory by source per god set and per drafted god pair (top 10 by clans)."""
+    fig = _figure(16, 11)
+    gs = fig.add_gridspec(2, 2)
+    ax1, ax2, ax3 = fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, :])
+    t = vg["set_strategy"]
+    t = t[t["strategy"] == strategy].sort_values("win_rate").reset_index(drop=True)
+    y = np.arange(len(t))
+    ax1.errorbar(t["win_rate"], y, xerr=_err(t["win_rate"], t["ci_low"], t["ci_high"]), fmt="o", color="C0",
+                 capsize=3)
+    ax1.axvline(overall, color="grey", ls="--", lw=1, label=f"{strategy} overall {overall:.1%}")
+    ax1.set_yticks(y, [f"{s} (n={n:,})" for s, n in zip(t["set"], t["n"])], fontsize=8)
+    ax1.set_xlabel(f"win rate of {strategy} clans (95% Wilson CI)")
+    ax1.set_title(f"{strategy}: win rate by the three gods in play", fontsize=10)
+    ax1.legend(fontsize=8, loc="lower right")
+    _pct(ax1)
+    ax1.grid(axis="x", alpha=0.3)
+    src = [c for c in agg.GLORY_SOURCES if c in vg["set_sources"] and vg["set_sources"][c].abs().sum() > 0]
+    _stacked_sources(vg["set_sources"].set_index("set")[src], "gods in play", "Glory by source per god set "
+                     "(all clans)", ax=ax2)
+    ds = vg.get("drafted_sources")
+    if ds is not None and len(ds):
+        ds = ds[ds["god_pair"] != "(none)"].sort_values("n", ascending=False).head(10)
+        src = [c for c in agg.GLORY_SOURCES if c in ds and ds[c].abs().sum() > 0]
+        _stacked_sources(ds.set_index("god_pair")[src], "drafted god pair (the clan's two most drafted gods)",
+                         "Glory by source per drafted god pair (all clans, 10 most common)", ax=ax3)
     return _save(fig, path)
 
 
@@ -417,6 +456,14 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
             plot_god_heatmap(mat, gmat, focal, focal_rate, out_dir / "god_heatmap.png"),
             f"Win rate of {focal} clans in games with that pair of gods. Over all clans every pair's "
             "rate is 1/N by construction, so the per-strategy rate is shown.")
+    elif res.get("valhalla_gods") is not None:
+        gods_note = ""
+        add("valhalla_gods.png", "Gods of Blood Rage: Valhalla",
+            plot_valhalla_gods(res["valhalla_gods"], focal, focal_rate, out_dir / "valhalla_gods.png"),
+            f"Top left: win rate of {focal} clans by the set of three gods in play (their 75 cards make the deck; "
+            "a god's region pays its tile). Top right and bottom: mean Glory per clan by source. Pooled over "
+            "all clans every set's win rate is 1/N, so the per-strategy rate is shown. `volva run --sweep gods` "
+            "plays every ordered combination equally often.")
     else:
         gods_note = "No Gods of Ásgard heatmap: this run did not use the Gods of Ásgard module."
     dg = res["drafted_gods"]
@@ -441,9 +488,13 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         info["Title"] = f"Volva balance report: {run_dir.name}"
     written.append(pdf_path)
     res["card_summary_all"] = agg.card_summary(st) if len(st["draft"]) else None
+    for k, v in (res.get("valhalla_gods") or {}).items():
+        res[f"vg_{k}"] = v
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
                       ("seat.csv", "seat_strategy"), ("head_to_head.csv", "h2h_long"),
-                      ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources")):
+                      ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources"),
+                      ("god_combos.csv", "vg_combo_strategy"), ("god_sets.csv", "vg_set_strategy"),
+                      ("god_by_age.csv", "vg_god_age_strategy"), ("god_set_sources.csv", "vg_set_sources")):
         df = res.get(key)
         if df is not None and len(df):
             df.to_csv(out_dir / name, index=False)
@@ -541,11 +592,19 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         parts.append("<h3>Every strategy: drafted vs not drafted</h3>")
         parts.append(_fmt_table(ct, ("win_rate_drafted", "ci_low", "ci_high", "win_rate_not", "iwd"),
                                 {"ata": ".2f", "z": ".2f", "p_adj": ".2g", "p_holm": ".2g"}))
-    parts.append("<h2>Gods of Ásgard</h2>")
-    if res["gods"] is None:
+    vg = res.get("valhalla_gods")
+    if vg is not None:
+        parts += ["<h2>Gods of Blood Rage: Valhalla</h2>", fig_block("valhalla_gods.png"),
+                  "<h3>Per set of three gods and strategy</h3>", _fmt_table(vg["set_strategy"], _RATE_PCT, _RATE_FL),
+                  "<h3>Per god, the age it arrives, and strategy</h3>",
+                  _fmt_table(vg["god_age_strategy"], _RATE_PCT, _RATE_FL),
+                  "<h3>Per ordered combination (age 1 > age 2 > age 3) and strategy</h3>",
+                  _fmt_table(vg["combo_strategy"], _RATE_PCT, _RATE_FL)]
+    elif res["gods"] is None:
+        parts.append("<h2>Gods of Ásgard</h2>")
         parts.append(f"<p class='note'>{e(gods_note)}</p>")
     else:
-        parts += [fig_block("god_heatmap.png"), "<h3>Per pair and strategy</h3>",
+        parts += ["<h2>Gods of Ásgard</h2>", fig_block("god_heatmap.png"), "<h3>Per pair and strategy</h3>",
                   _fmt_table(res["gods"]["pair_strategy"], _RATE_PCT, _RATE_FL)]
     if len(res["drafted_gods"]):
         parts += ["<h2>Drafted god pairs</h2>", fig_block("drafted_gods.png"),
