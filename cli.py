@@ -429,13 +429,20 @@ def study(
     force: bool = typer.Option(False, "--force", help="Replace the results already in OUT."),
     resume: bool = typer.Option(False, "--resume", help="Continue a stopped study in OUT (same experiment)."),
     do_report: bool = typer.Option(True, "--report/--no-report", help="Write the balance report to OUT/report."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Override the rule set (blood-rage, valhalla)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Override the clans per game."),
+    lineup: Optional[str] = typer.Option(None, "--lineup", help="Override the lineup (comma-separated)."),
+    sweep: Optional[str] = typer.Option(None, "--sweep", help="Valhalla god sweep: gods (60 ordered) or god-sets (10)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="rainbow-bridge: Blood Rage then Valhalla."),
 ) -> None:
     """Run an experiment (or the built-in default) with bounded memory and write its balance report."""
     from analysis.experiment import DEFAULT_EXPERIMENT, ExperimentError, check, load_experiment
     try:
         try:
             exp = load_experiment(experiment) if experiment is not None else DEFAULT_EXPERIMENT
-            exp = exp.with_(games=games, seed=seed, batch_size=batch_size, keep_rows=keep_rows)
+            exp = exp.with_(games=games, seed=seed, batch_size=batch_size, keep_rows=keep_rows, ruleset=ruleset,
+                            players=players, sweep=sweep, mode=mode,
+                            lineup=[x.strip() for x in lineup.split(",")] if lineup else None)
             check(exp, "command line")
         except ExperimentError as exc:
             raise UsageError(str(exc)) from None
@@ -444,7 +451,8 @@ def study(
         patches = list(exp.patches) + ([(Path(f"{exp.source} [patch]"), exp.inline_patch)] if exp.inline_patch else [])
         try:
             option = exp.option_args() + _module_options(exp.modules)
-            rs, names, pols = _setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches)
+            rs, names, pols = _setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches, exp.sweep,
+                                     exp.mode)
         except UsageError as exc:
             if experiment is None:
                 raise
@@ -456,8 +464,10 @@ def study(
         _set_threads(threads)
     except UsageError as exc:
         _fail(str(exc))
+    _warn_sweep(rs, names, exp.games, exp.rotate)
     code = _run(rs, names, pols, exp.players, exp.games, exp.seed, out, exp.batch_size, option, exp.rotate,
-                exp.keep_rows, resume, extra_meta={"experiment": exp.name, "experiment_file": exp.source})
+                exp.keep_rows, resume, extra_meta={"experiment": exp.name, "experiment_file": exp.source,
+                                                   "sweep": exp.sweep, "mode": exp.mode})
     if code == 0 and do_report:
         from reports.report import RunDataError, build_report
         try:

@@ -16,6 +16,8 @@ Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
     options = { tie_break = "rage" }   # rule options (rules.toml [options])
     patches = ["smite4.toml"]       # card patches, paths relative to this file
     keep_rows = false               # also write clans/picks/plays.parquet
+    sweep = "gods"                  # Valhalla: every ordered god combination ("god-sets": the 10 sets)
+    mode = "rainbow-bridge"         # Blood Rage then Valhalla (lineup items BASE:VALHALLA)
     [patch."Tyr's Smite"]           # an inline card patch (same format as a patch file)
     value = 4
 
@@ -27,11 +29,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 DEFAULT_LINEUP = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
+VALHALLA_LINEUP = ["thor", "loki", "quester", "warlord"]  #: the default lineup of a Valhalla study
+RAINBOW_LINEUP = ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"]
 
 
-def default_lineup(players: int) -> list[str]:
-    """The main job's archetypes for ``players`` clans: the first N, or greedy for a fifth seat."""
-    return (DEFAULT_LINEUP + ["greedy"] * max(0, players - len(DEFAULT_LINEUP)))[:max(players, 0)]
+def default_lineup(players: int, ruleset: str = "blood-rage", mode: str | None = None) -> list[str]:
+    """The default archetypes for ``players`` clans: the first N, or greedy for a fifth seat
+    (Valhalla and Rainbow Bridge studies have their own)."""
+    base = RAINBOW_LINEUP if mode == "rainbow-bridge" else VALHALLA_LINEUP if ruleset == "valhalla" \
+        else DEFAULT_LINEUP
+    return (base + ["greedy"] * max(0, players - len(base)))[:max(players, 0)]
 
 
 class ExperimentError(ValueError):
@@ -54,10 +61,18 @@ class Experiment:
     patches: list = field(default_factory=list)  # Paths
     inline_patch: dict = field(default_factory=dict)
     keep_rows: bool = False
+    sweep: str | None = None
+    mode: str | None = None
+    lineup_given: bool = False  # False: the lineup follows players / ruleset / mode
     source: str = "(built-in default)"
 
     def with_(self, **kw) -> "Experiment":
-        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+        out = replace(self, **{k: v for k, v in kw.items() if v is not None})
+        if kw.get("lineup") is not None:
+            out = replace(out, lineup_given=True)
+        if not out.lineup_given:
+            out = replace(out, lineup=default_lineup(out.players, out.ruleset, out.mode))
+        return out
 
     def option_args(self) -> list[str]:
         out = [f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in self.options.items()]
@@ -69,7 +84,7 @@ DEFAULT_EXPERIMENT = Experiment()
 _TYPES = {
     "name": (str,), "ruleset": (str,), "players": (int,), "lineup": (str, list), "games": (int,),
     "seed": (int,), "batch_size": (int,), "rotate": (bool,), "modules": (list,), "options": (dict,),
-    "patches": (list,), "patch": (dict,), "keep_rows": (bool,),
+    "patches": (list,), "patch": (dict,), "keep_rows": (bool,), "sweep": (str,), "mode": (str,),
 }
 
 
@@ -88,8 +103,8 @@ def load_experiment(path: Path) -> Experiment:
         types = _TYPES[k]
         if isinstance(v, bool) and bool not in types or not isinstance(v, types):
             _bad(path, k, f"{v!r}; expected {' or '.join(t.__name__ for t in types)}")
-    kw = {k: d[k] for k in ("name", "ruleset", "players", "games", "seed", "batch_size", "rotate", "keep_rows")
-          if k in d}
+    kw = {k: d[k] for k in ("name", "ruleset", "players", "games", "seed", "batch_size", "rotate", "keep_rows",
+                            "sweep", "mode") if k in d}
     if "lineup" in d:
         lu = d["lineup"]
         if isinstance(lu, list):
@@ -104,8 +119,9 @@ def load_experiment(path: Path) -> Experiment:
                 name = str(path.parent / name)
             entries.append(name + star + k)
         kw["lineup"] = entries
-    elif "players" in d and d["players"] != len(DEFAULT_LINEUP):
-        kw["lineup"] = default_lineup(d["players"]) if isinstance(d["players"], int) else DEFAULT_LINEUP
+        kw["lineup_given"] = True
+    else:
+        kw["lineup"] = default_lineup(d.get("players", 4), d.get("ruleset", "blood-rage"), d.get("mode"))
     if "modules" in d:
         if not all(isinstance(x, str) for x in d["modules"]):
             _bad(path, "modules", f"{d['modules']!r}; expected a list of module names")

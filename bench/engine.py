@@ -1,6 +1,7 @@
 """Engine benchmark (not a test): prints games/s, compile and start-up seconds, peak RSS.
 
     python bench/engine.py [--games 100000] [--players 4] [--lineup greedy,greedy,greedy,greedy]
+                           [--ruleset valhalla]
 
 Figures:
 - cold compile s: a fresh process with an empty numba cache, import + first game;
@@ -30,16 +31,18 @@ t = time.perf_counter()
 from simulator import api
 from simulator.ruleset import load_ruleset
 from strategies.builtin import resolve
-r = load_ruleset()
+r = load_ruleset({ruleset!r})
+if getattr(r, "engine", "") == "valhalla":
+    from strategies.valhalla import resolve
 api.play_batch(r, [resolve(n) for n in {lineup!r}], api.game_seeds(1, 0, 1))
 print(time.perf_counter() - t)
 """
 
 
-def _first_game_seconds(lineup: list[str], cache_dir: str) -> float:
+def _first_game_seconds(lineup: list[str], cache_dir: str, ruleset: str) -> float:
     env = dict(os.environ, VOLVA_CACHE_DIR=cache_dir, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
-    out = subprocess.run([sys.executable, "-c", FIRST_GAME.format(lineup=lineup)], env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", FIRST_GAME.format(lineup=lineup, ruleset=ruleset)], env=env, check=True,
                          capture_output=True, text=True, cwd=ROOT).stdout
     return float(out.strip().splitlines()[-1])
 
@@ -51,6 +54,7 @@ def main() -> None:
     ap.add_argument("--lineup", default=None)
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
     ap.add_argument("--module", action="append", default=[], help="rule module, e.g. gods-of-asgard")
+    ap.add_argument("--ruleset", default="blood-rage", help="blood-rage (default) or valhalla")
     a = ap.parse_args()
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
@@ -62,12 +66,14 @@ def main() -> None:
     rows = []
     if not a.skip_cold:
         with tempfile.TemporaryDirectory() as cold:
-            rows.append(("cold compile (import + first game), s", f"{_first_game_seconds(lineup, cold):.1f}"))
+            rows.append(("cold compile (import + first game), s", f"{_first_game_seconds(lineup, cold, a.ruleset):.1f}"))
     from simulator import CACHE_DIR
     rows.append(("cached start (import + first game), s",
-                 f"{_first_game_seconds(lineup, str(CACHE_DIR.parent)):.2f}"))
+                 f"{_first_game_seconds(lineup, str(CACHE_DIR.parent), a.ruleset):.2f}"))
 
-    r = load_ruleset(options={m.replace("-", "_"): True for m in a.module})
+    r = load_ruleset(a.ruleset, options={m.replace("-", "_"): True for m in a.module})
+    if getattr(r, "engine", "") == "valhalla":
+        from strategies.valhalla import resolve
     pols = [resolve(n) for n in lineup]
     check = api.play_batch(r, pols, api.game_seeds(99, 0, 1000), check=True)
     assert not check.violation.any(), "invariant violation: fix the engine before timing it"
@@ -80,7 +86,8 @@ def main() -> None:
         done += n
     dt = time.perf_counter() - t
     mods = f", {'+'.join(a.module)}" if a.module else ""
-    rows.append((f"games/s ({a.players} players, {','.join(lineup)}{mods}, {numba.get_num_threads()} threads)",
+    rows.append((f"games/s ({a.ruleset}, {a.players} players, {','.join(lineup)}{mods}, "
+                 f"{numba.get_num_threads()} threads)",
                  f"{a.games / dt:,.0f}"))
     rows.append(("peak RSS of this process, MiB", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"))
 
@@ -88,7 +95,8 @@ def main() -> None:
     if volva.exists():
         with tempfile.TemporaryDirectory() as out:
             t = time.perf_counter()
-            subprocess.run([str(volva), "run", "--players", str(a.players), "--lineup", ",".join(lineup),
+            subprocess.run([str(volva), "run", "--ruleset", a.ruleset, "--players", str(a.players),
+                            "--lineup", ",".join(lineup),
                             "--games", "1000", "--seed", "1", "--out", out], check=True, capture_output=True)
             rows.append(("`volva run --games 1000` (warm cache), s", f"{time.perf_counter() - t:.2f}"))
 

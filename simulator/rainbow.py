@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import enums as E
 
 
 def starting_glory(rank: np.ndarray, table=(12, 8, 4)) -> np.ndarray:

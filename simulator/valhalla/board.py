@@ -1,10 +1,9 @@
 """Small queries on a Blood Rage: Valhalla state: figure STR, presence, commonness, clan-sheet
 effects, hand and deck moves (rulebook 000 "Figures", "Summon", "Upgrade")."""
-import numpy as np
 from numba import njit
 
 from .. import enums as E
-from .state import G_AGE, G_DECK_N, G_NP, log_nb
+from .state import G_DECK_N, G_NP, log_nb
 
 
 @njit(cache=True)

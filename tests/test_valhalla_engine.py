@@ -1,0 +1,266 @@
+"""Blood Rage: Valhalla engine as a whole: the invariant harness over thousands of games,
+determinism, replaceable data (a tiny board), load errors, the god sweep, Rainbow Bridge and the
+commands (run, replay, study report)."""
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from simulator import enums as E
+from simulator.api import game_seeds
+from simulator.rainbow import RainbowBridge, resolve_pair, starting_glory
+from simulator.ruleset import DATA_DIR, RulesError, load_ruleset
+from simulator.valhalla.api import god_plan_for, play_batch, play_game, sweep_combos
+from simulator.valhalla.invariants import INV_NAMES
+from strategies.valhalla import builtin, resolve
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset("valhalla")
+
+
+LINEUPS = {3: ["greedy", "random", "quester"], 4: ["thor", "loki", "warlord", "random"],
+           5: ["freya", "baldr", "tyr", "valor", "random"]}
+
+
+@pytest.mark.parametrize("P", [3, 4, 5])
+def test_invariant_harness(rs, P):
+    """Over 4,000 games per player count (12,000 in all, random and greedy strategies): every
+    invariant holds after every action and phase (figures in exactly one place; Monster bases and
+    cards agree; 7 slots, quests only until the Quest phase; nothing Summoned into Valhalla or a
+    Region Token region; cards conserved; no negative Rage or Glory) and every game ends after
+    the third age with a winner."""
+    b = play_batch(rs, [resolve(n) for n in LINEUPS[P]], game_seeds(11, 0, 4000), check=True)
+    bad = np.flatnonzero(b.violation)
+    assert bad.size == 0, f"{bad.size} games violate {INV_NAMES[int(b.violation[bad[0]])]} (first: game {bad[0]})"
+    assert (b.rank.min(axis=1) == 1).all() and (b.rank.max(axis=1) <= P).all()
+    assert (b.n_turns > 0).all()
+    g = np.sort(b.gods, axis=1)
+    assert (g >= 0).all() and (np.diff(g, axis=1) > 0).all()  # three different gods each game
+    assert (b.glory >= 0).all()
+
+
+def test_games_end_after_three_ages_and_log_phases(rs):
+    """RB "The Phases of Play": 3 ages of God Arrives, Draft, Action, Quest, Prove Valor, Release."""
+    S = play_game(rs, [resolve("greedy")] * 4, 5, log=True, check=True)
+    rows = S.log[: S.gs[4]]
+    phases = [(int(r[1]), int(r[3])) for r in rows if r[0] == E.VEV_PHASE]
+    want = [(a, ph) for a in (1, 2, 3) for ph in range(6)] + [(3, E.VPH_END)]
+    assert phases == want
+    assert S.gs[10] == 0
+
+
+def test_deterministic_for_batch_size_and_threads(rs):
+    """A game is a pure function of (rules, strategies, seed): splitting a batch or changing the
+    thread count gives identical results."""
+    import numba
+    pols = [resolve(n) for n in LINEUPS[4]]
+    seeds = game_seeds(3, 0, 300)
+    a = play_batch(rs, pols, seeds)
+    b1, b2 = play_batch(rs, pols, seeds[:70]), play_batch(rs, pols, seeds[70:])
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        c = play_batch(rs, pols, seeds)
+    finally:
+        numba.set_num_threads(old)
+    for f in a._fields:
+        x = getattr(a, f)
+        assert np.array_equal(x, np.concatenate([getattr(b1, f), getattr(b2, f)])), f
+        assert np.array_equal(x, getattr(c, f)), f
+
+
+def _copy_data(tmp_path):
+    d = tmp_path / "data"
+    shutil.copytree(DATA_DIR / "valhalla", d / "valhalla")
+    return d
+
+
+TINY_BOARD = """
+[[region]]
+name = "North"
+number = 1
+adjacent = ["East", "West", "Valhalla"]
+[[region]]
+name = "East"
+number = 2
+adjacent = ["North", "West", "Valhalla"]
+[[region]]
+name = "West"
+number = 3
+adjacent = ["North", "East", "Valhalla"]
+[[region]]
+name = "South"
+number = 4
+adjacent = ["Valhalla"]
+[[region]]
+name = "Valhalla"
+valhalla = true
+adjacent = ["North", "East", "West", "South"]
+"""
+
+
+def test_a_tiny_replacement_board_plays(tmp_path):
+    """The board is data (DIGEST §3.1 provisional): a user's 5-region board with its own rewards
+    loads and plays complete, invariant-clean games without code changes."""
+    d = _copy_data(tmp_path)
+    (d / "valhalla" / "board.toml").write_text(TINY_BOARD)
+    rules = (d / "valhalla" / "rules.toml").read_text()
+    rules = rules.replace('outer_rewards = ["rage", "rage", "rage", "axes", "axes", "horns", "horns", "glory"]',
+                          'outer_rewards = ["rage", "axes", "horns", "glory"]')
+    (d / "valhalla" / "rules.toml").write_text(rules)
+    r = load_ruleset("valhalla", data_dir=d)
+    assert r.region_names == ["North", "East", "West", "South", "Valhalla"]
+    b = play_batch(r, [resolve("greedy"), resolve("random"), resolve("warlord")], game_seeds(1, 0, 500), check=True)
+    assert not b.violation.any() and (b.rank.min(axis=1) == 1).all()
+    S = play_game(r, [resolve("greedy")] * 3, 2)
+    assert int((S.god_at[:5] >= 0).sum()) == 3 and S.token0[:4].sum() == 3  # all three gods arrived
+
+
+@pytest.mark.parametrize("file,old,new,needle", [
+    ("board.toml", 'adjacent = ["Bilskirnir", "Vingolf", "Valhalla"]', 'adjacent = ["Bilskirnir", "Valhalla"]',
+     "board.toml: Gladsheim: field 'adjacent': 'Vingolf' lists 'Gladsheim' only one way"),
+    ("board.toml", 'number = 2', 'number = 7', "field 'number': 7; allowed: 2"),
+    ("gods.toml", 'power = "tyr"', 'power = "odin"', "gods.toml: Tyr: field 'power': 'odin'; allowed:"),
+    ("rules.toml", 'deal = 6 ', 'deal = "six" ', "rules.toml: age: field 'deal'"),
+    ("rules.toml", 'tie_break = "rage"', 'tie_break = "coin"', "field 'tie_break': got 'coin'; allowed:"),
+    ("cards.csv", "battle,6,1,,+6 STR.", "battle,6,1,glory_on_wn(2),+6 STR.", "field 'effects': 'glory_on_wn(2)'; "
+                                                                              "allowed opcodes:"),
+    ("cards.csv", "Mjolnir's Fall,Thor,", "Mjolnir's Fall,Odin,", "card Mjolnir's Fall: field 'god': 'Odin'"),
+])
+def test_bad_data_names_file_field_and_allowed(tmp_path, file, old, new, needle):
+    """Bad input: a clear error naming the file, entry and field with the allowed values."""
+    d = _copy_data(tmp_path)
+    p = d / "valhalla" / file
+    text = p.read_text()
+    assert old in text
+    p.write_text(text.replace(old, new, 1))
+    with pytest.raises(RulesError) as exc:
+        load_ruleset("valhalla", data_dir=d)
+    assert needle in str(exc.value)
+
+
+def test_quest_needs_one_requirement_and_players_3_to_5(rs, tmp_path):
+    with pytest.raises(RulesError, match="a quest needs exactly one q_\\* opcode"):
+        load_ruleset("valhalla", patch=[(Path("p.toml"), {"Odin's Riddle": {"add": True, "type": "quest",
+                                                                          "god": "Baldr"}})])
+    with pytest.raises(RulesError, match="allowed for valhalla: 3..5"):
+        rs.check_players(2)
+
+
+def test_patch_changes_a_card(rs):
+    """A card patch (volva compare --patch) edits the Valhalla deck like the base game's."""
+    c = rs.card_ids("Mjolnir's Fall")[0]
+    r2 = load_ruleset("valhalla", patch=[(Path("p.toml"), {"Mjolnir's Fall": {"value": 2}})])
+    assert rs.tables.card_value[c] == 6 and r2.tables.card_value[c] == 2
+    with pytest.raises(RulesError, match="did you mean \"Mjolnir's Fall\""):
+        load_ruleset("valhalla", patch=[(Path("p.toml"), {"Mjolnir's Fal": {"value": 2}})])
+
+
+def test_god_sweep_plays_every_combination_equally(rs):
+    """--sweep gods: game g plays combination (g // period) mod 60, so 60 x period games play each
+    ordered combination once per rotation; god-sets: the 10 sets, order drawn per game."""
+    assert len(sweep_combos(rs, "gods")) == 60 and len(sweep_combos(rs, "god-sets")) == 10
+    r = rs.with_sweep("gods")
+    ids = np.arange(240)
+    plan = god_plan_for(r, ids, 4)
+    assert len({tuple(x) for x in plan.tolist()}) == 60
+    assert (plan[::4] == plan[1::4]).all()  # the rotations of one seed share the gods
+    b = play_batch(r, [resolve("greedy")] * 4, game_seeds(1, 0, 240), god_plan=plan)
+    assert np.array_equal(b.gods, plan[:, :3])
+    s = rs.with_sweep("god-sets")
+    p2 = god_plan_for(s, np.arange(100), 1)
+    b2 = play_batch(s, [resolve("greedy")] * 3, game_seeds(1, 0, 100), god_plan=p2)
+    assert (np.sort(b2.gods, axis=1) == np.sort(p2[:, :3], axis=1)).all()
+    assert not (b2.gods == p2[:, :3]).all()  # the order is drawn
+
+
+def test_rainbow_bridge_starting_glory(rs):
+    """RB "Starting Glory From Blood Rage" (DIGEST §4): 12 / 8 / 4 / 0 by the Blood Rage placing."""
+    assert starting_glory(np.array([[2, 1, 4, 3, 5]])).tolist() == [[8, 12, 0, 4, 0]]
+    assert starting_glory(np.array([[1, 1, 3, 4]])).tolist() == [[12, 12, 4, 0]]  # a shared first place
+    rb = RainbowBridge(load_ruleset("blood-rage"), rs)
+    lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
+    seeds = game_seeds(4, 0, 200)
+    out = rb.play_batch(lineup, seeds, check=True)
+    from simulator.api import play_batch as base_batch
+    base = base_batch(rb.base, [x[0] for x in lineup], seeds)
+    assert np.array_equal(out.glory[:, :, E.G_START], starting_glory(base.rank))
+    assert not out.violation.any()
+    with pytest.raises(ValueError, match="Valhalla strategy"):
+        resolve_pair("thor-warlord")
+
+
+def test_strategies_resolve():
+    b = builtin()
+    assert {"random", "greedy", "thor", "loki", "freya", "baldr", "tyr", "quester", "warlord", "valor"} == set(b)
+    with pytest.raises(ValueError, match="allowed: baldr"):
+        resolve("thor-warlord")
+
+
+# --- commands --------------------------------------------------------------------------------------
+def test_run_and_report(tmp_path):
+    out = tmp_path / "run"
+    r = runner.invoke(app, ["run", "--ruleset", "valhalla", "--games", "480", "--sweep", "god-sets",
+                            "--lineup", "thor,loki,tyr", "--players", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    import pandas as pd
+    c = pd.read_parquet(out / "clans.parquet")
+    assert set(c["ruleset"].astype(str)) == {"valhalla"} and len(c) == 3 * 480
+    assert c["gods"].astype(str).str.fullmatch(r"[a-z]+>[a-z]+>[a-z]+").all()
+    sets = c["gods"].astype(str).map(lambda s: "+".join(sorted(s.split(">"))))
+    assert sets.value_counts().nunique() == 1 and sets.nunique() == 10  # equal games per set
+    assert (c["glory"] == c[[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES]].sum(axis=1)).all()
+    r = runner.invoke(app, ["report", str(out), "--out", str(out / "report")])
+    assert r.exit_code == 0, r.output
+    rep = out / "report"
+    assert (rep / "valhalla_gods.png").stat().st_size > 10_000
+    sets_csv = pd.read_csv(rep / "god_sets.csv")
+    assert set(sets_csv["strategy"]) == {"thor", "loki", "tyr"} and len(sets_csv) == 30
+    assert "Gods of Blood Rage: Valhalla" in (rep / "report.html").read_text()
+
+
+def test_replay_reads_in_the_rulebook_words():
+    """volva replay --ruleset valhalla: every event has a text (no raw event rows) for 30 games."""
+    from simulator.replay import replay_text
+    r = load_ruleset("valhalla")
+    names = LINEUPS[4]
+    for g in range(30):
+        t = replay_text(r, names, [resolve(n) for n in names], 7, g)
+        assert "(event" not in t and "contests" in t and "Prove Valor" in t
+    res = runner.invoke(app, ["replay", "--ruleset", "valhalla", "--seed", "7", "--lineup", ",".join(names)])
+    assert res.exit_code == 0 and "Blood Rage: Valhalla, 4 players" in res.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--players", "2"], "allowed for valhalla: 3..5"),
+    (["--lineup", "thor-warlord,greedy,greedy,greedy"], "unknown strategy 'thor-warlord' for valhalla"),
+    (["--sweep", "planets"], "--sweep 'planets'; allowed: gods, god-sets"),
+    (["--option", "call_one=maybe"], "call_one"),
+])
+def test_run_bad_input(tmp_path, args, needle):
+    r = runner.invoke(app, ["run", "--ruleset", "valhalla", "--games", "10", "--out", str(tmp_path / "o"), *args])
+    assert r.exit_code != 0 and needle in r.output, r.output
+
+
+def test_sweep_needs_valhalla(tmp_path):
+    r = runner.invoke(app, ["run", "--games", "10", "--sweep", "gods", "--out", str(tmp_path / "o")])
+    assert r.exit_code != 0 and "god sweeps are for --ruleset valhalla" in r.output
+
+
+def test_rainbow_bridge_run(tmp_path):
+    out = tmp_path / "rb"
+    r = runner.invoke(app, ["run", "--mode", "rainbow-bridge", "--games", "200", "--out", str(out),
+                            "--lineup", "thor-warlord:thor,balanced:loki,greedy,quester"])
+    assert r.exit_code == 0, r.output
+    import pandas as pd
+    c = pd.read_parquet(out / "clans.parquet")
+    assert set(c["ruleset"].astype(str)) == {"rainbow-bridge"}
+    tot = c.groupby("game_id")["glory_start"].sum()
+    assert tot.max() <= 12 + 8 + 4 + 12 and tot.min() >= 12  # 12/8/4/0, ties share a placing
