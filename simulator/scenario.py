@@ -592,9 +592,24 @@ def run_scenario(path, check: bool = True) -> dict:
     (clans, provinces, fjords, log) as a JSON-ready dict. With ``check`` (default), the file's
     ``[expect]`` table is compared with the result: any mismatch raises a ScenarioError listing
     every failing path. Raises ScenarioError."""
-    sc = load_scenario(path)
+    d = _peek(path)
+    if isinstance(d, dict) and d.get("ruleset") == "valhalla":
+        from .valhalla.scenario import VScenario
+        from .ruleset import load_ruleset
+        sc = VScenario(Path(path), d, load_ruleset("valhalla"))
+        sc.build()
+    else:
+        sc = load_scenario(path)
     sc.run()
     result = sc.result()
     if check:
         check_expect(sc, result)
     return result
+
+
+def _peek(path):
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None  # load_scenario reports it

@@ -264,3 +264,29 @@ def test_rainbow_bridge_run(tmp_path):
     assert set(c["ruleset"].astype(str)) == {"rainbow-bridge"}
     tot = c.groupby("game_id")["glory_start"].sum()
     assert tot.max() <= 12 + 8 + 4 + 12 and tot.min() >= 12  # 12/8/4/0, ties share a placing
+
+
+# --- scenarios ----------------------------------------------------------------------------------------
+SCEN = Path(__file__).parent / "scenarios" / "valhalla"
+
+
+@pytest.mark.parametrize("name", ["quest_horns_8.toml", "tyr_age2_tile.toml"])
+def test_valhalla_scenarios_meet_their_expectations(name):
+    """The rulebook's worked examples as scenario files (RB "Quest Phase" note: 8 Glory instead of 6;
+    RB "Contest" note: Tyr's age-2 tile), checked against their [expect] tables."""
+    from simulator.scenario import run_scenario
+    r = run_scenario(SCEN / name)
+    assert r["ruleset"] == "valhalla" and r["log"]
+
+
+def test_valhalla_scenario_errors(tmp_path):
+    from simulator.scenario import ScenarioError, run_scenario
+    p = tmp_path / "s.toml"
+    p.write_text('ruleset = "valhalla"\nplayers = 3\n[[clan]]\nfigures = { Asgard = ["elite"] }\n[[clan]]\n[[clan]]\n')
+    with pytest.raises(ScenarioError, match="field 'clan\\[0\\].figures': 'Asgard'; allowed: \\['Gladsheim'"):
+        run_scenario(p)
+    p.write_text((SCEN / "tyr_age2_tile.toml").read_text().replace('"clans.0.kill_pile" = 3', '"clans.0.kill_pile" = 4'))
+    with pytest.raises(ScenarioError, match="clans.0.kill_pile: expected 4, actual 3"):
+        run_scenario(p)
+    r = runner.invoke(app, ["scenario", str(SCEN / "quest_horns_8.toml")])
+    assert r.exit_code == 0 and '"quest": 8' in r.output
