@@ -654,12 +654,7 @@ def take_action_nb(T, S, p, kinds, params, act):
     a, b = act[1], act[2]
     ok = False
     if kind == E.VA_SUMMON:
-        ok = summon_nb(T, S, p, a, b)
-        if ok and sheet_sum_nb(T, S, p, E.VOP_SUMMON_TWO) + _summon_two_cards(T, S, p) > 0:
-            for f in range(E.VH_NFIG):  # a second figure into the same region
-                if S.loc[p, f] == E.VH_LOC_RESERVE and (f >= E.VH_FIG_MONSTER0 or S.rage[p] >= 1):
-                    summon_nb(T, S, p, f, b)
-                    break
+        ok = summon_action_nb(T, S, p, a, b)
     elif kind == E.VA_MARCH:
         dests = np.full(E.VH_NFIG, -1, np.int64)
         for f in range(E.VH_NFIG):
@@ -676,6 +671,19 @@ def take_action_nb(T, S, p, kinds, params, act):
         log_nb(S, E.VEV_PASS, p, S.rage[p], 0, 0, 0, 0)
         S.rage[p] = 0
         S.passed[p] = 1
+
+
+@njit(cache=True)
+def summon_action_nb(T, S, p, f, r):
+    """The Summon action: figure f into region r; with a summon_two upgrade a second figure
+    from the reserve follows into the same region (paying its own cost)."""
+    ok = summon_nb(T, S, p, f, r)
+    if ok and _summon_two_cards(T, S, p) > 0:
+        for g in range(E.VH_NFIG):
+            if S.loc[p, g] == E.VH_LOC_RESERVE and (g >= E.VH_FIG_MONSTER0 or S.rage[p] >= 1):
+                summon_nb(T, S, p, g, r)
+                break
+    return ok
 
 
 @njit(cache=True)

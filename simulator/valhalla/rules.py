@@ -391,7 +391,8 @@ def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):
         rows = apply_patch(rows, ppath, pdata)
     C = len(rows)
     if C > MAXC:
-        raise RulesError(f"{path}: {C} cards; allowed: at most {MAXC}")
+        src = f"{path}" + (" with its card patches" if patch else "")
+        raise RulesError(f"{src}: {C} cards; allowed: at most {MAXC}")
     a = dict(card_type=np.zeros(C, np.int8), card_vgod=np.full(C, -1, np.int8), card_god=np.full(C, -1, np.int8),
              card_age=np.ones(C, np.int8), card_value=np.zeros(C, np.int16), card_copies=np.zeros(C, np.int8),
              card_op=np.full((C, 2), E.VOP_NONE, np.int16), card_a=np.zeros((C, 2), np.int16))
