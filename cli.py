@@ -666,8 +666,18 @@ strategies_app = typer.Typer(add_completion=False, no_args_is_help=True,
 app.add_typer(strategies_app, name="strategies")
 
 @strategies_app.command("list")
-def strategies_list() -> None:
+def strategies_list(
+    ruleset: str = typer.Option("blood-rage", "--ruleset", help="blood-rage or valhalla (its own strategies)."),
+) -> None:
     """One strategy a line: name, then its plan (built-ins, then the library archetypes)."""
+    if ruleset == "valhalla":
+        from strategies.valhalla import DESCRIPTIONS
+        w = max(len(n) for n in DESCRIPTIONS)
+        for n, plan in DESCRIPTIONS.items():
+            typer.echo(f"{n:<{w}}  {plan}")
+        return
+    if ruleset != "blood-rage":
+        _fail(f"--ruleset {ruleset!r}; allowed: blood-rage, valhalla")
     from strategies.builtin import archetypes
     try:
         lib = archetypes()

@@ -4,9 +4,12 @@ The greedy heuristic is in simulator/valhalla/policy.py; the archetypes below ch
 the way the rulebook's drafting tips describe each god ("Strategy Tips for Drafting"): a devotee
 of a god adds a draft bonus to that god's cards. Names: random, greedy, the five devotees
 (thor, loki, freya, baldr, tyr), quester (quests first), warlord (battle cards, contests at a
-smaller margin), valor (Prove Valor majorities).
+smaller margin), valor (Prove Valor majorities). A strategy file (*.toml, format in
+:func:`load_strategy_file`) starts from one of them and changes its weights.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -55,10 +58,75 @@ DESCRIPTIONS = {
 }
 
 
+PARAM_KEYS = {"w_battle": E.VP_W_BATTLE, "w_monster": E.VP_W_MONSTER, "w_quest": E.VP_W_QUEST,
+              "w_upgrade": E.VP_W_UPGRADE, "contest_margin": E.VP_CONTEST_MARGIN, "opp_card": E.VP_OPP_CARD,
+              "valor": E.VP_VALOR, "pass": E.VP_PASS}
+
+
+def load_strategy_file(path: str) -> tuple[int, np.ndarray]:
+    """A Valhalla strategy file (TOML)::
+
+        base = "greedy"                  # a built-in to start from (default greedy)
+        w_quest = 5.0                    # draft weights: w_battle (per STR), w_monster (per STR),
+                                         # w_quest, w_upgrade; contest_margin, opp_card, valor, pass
+        stat_order = ["horns", "rage", "axes"]   # which stat a free raise goes to first
+        god_bonus = { loki = 3 }         # draft bonus for a god's cards
+        card_bonus = { "Mjolnir's Fall" = 2 }    # draft bonus for single cards
+
+    Raises ValueError naming the file, key and allowed values."""
+    from simulator.ruleset import RulesError, load_ruleset, read_toml
+    try:
+        d = read_toml(Path(path))
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+    allowed = ["base", "stat_order", "god_bonus", "card_bonus", *PARAM_KEYS]
+    for k in d:
+        if k not in allowed:
+            raise ValueError(f"{path}: key '{k}': unknown; allowed: {allowed}")
+    base = d.get("base", "greedy")
+    b = builtin()
+    if base not in b:
+        raise ValueError(f"{path}: key 'base': {base!r}; allowed: {sorted(b)}")
+    kind, v = b[base]
+    v = v.copy()
+    for k, i in PARAM_KEYS.items():
+        if k in d:
+            x = d[k]
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                raise ValueError(f"{path}: key '{k}': {x!r}; allowed: a number")
+            v[i] = float(x)
+    if "stat_order" in d:
+        so = d["stat_order"]
+        if not isinstance(so, list) or sorted(so) != sorted(E.STAT_NAMES):
+            raise ValueError(f"{path}: key 'stat_order': {so!r}; allowed: the three of {list(E.STAT_NAMES)} in order")
+        for j, st in enumerate(so):
+            v[E.VP_STAT0 + j] = E.STAT_NAMES.index(st)
+    for god, x in (d.get("god_bonus") or {}).items():
+        if god not in E.VH_GOD_NAMES or isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise ValueError(f"{path}: key 'god_bonus.{god}': {x!r}; allowed: gods {list(E.VH_GOD_NAMES)} = a number")
+        v[E.VP_GOD_W0 + E.VH_GOD_NAMES.index(god)] = float(x)
+    cards = d.get("card_bonus") or {}
+    if cards:
+        names = load_ruleset("valhalla").card_names
+        for card, x in cards.items():
+            if card not in names or isinstance(x, bool) or not isinstance(x, (int, float)):
+                import difflib
+                close = difflib.get_close_matches(card, names, n=3)
+                raise ValueError(f"{path}: key 'card_bonus.{card}': {x!r}; allowed: a card of "
+                                 f"simulator/data/valhalla/cards.csv = a number"
+                                 + (f" (did you mean {close}?)" if close else ""))
+            v[E.VP_CARD_W0 + names.index(card)] = float(x)
+    return kind, v
+
+
 def resolve(name: str) -> tuple[int, np.ndarray]:
-    """Strategy name -> (VPOL_* kind, params). Raises ValueError naming the allowed names."""
+    """Strategy name (a built-in or a *.toml strategy file) -> (VPOL_* kind, params).
+    Raises ValueError naming the allowed names."""
     b = builtin()
     key = name.strip()
     if key in b:
         return b[key]
-    raise ValueError(f"unknown strategy {name!r} for valhalla; allowed: {', '.join(sorted(b))}")
+    if key.endswith(".toml"):
+        return load_strategy_file(key)
+    raise ValueError(f"unknown strategy {name!r} for valhalla; allowed: {', '.join(sorted(b))} "
+                     "or a strategy file (*.toml)")

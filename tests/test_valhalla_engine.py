@@ -290,3 +290,21 @@ def test_valhalla_scenario_errors(tmp_path):
         run_scenario(p)
     r = runner.invoke(app, ["scenario", str(SCEN / "quest_horns_8.toml")])
     assert r.exit_code == 0 and '"quest": 8' in r.output
+
+
+def test_strategy_file(tmp_path):
+    """A Valhalla strategy file starts from a built-in and changes its weights; bad keys are named."""
+    p = tmp_path / "s.toml"
+    p.write_text('base = "quester"\nw_quest = 8\nstat_order = ["horns", "axes", "rage"]\n'
+                 'god_bonus = { baldr = 4 }\ncard_bonus = { "Mjolnir\'s Fall" = 2 }\n')
+    kind, v = resolve(str(p))
+    rs = load_ruleset("valhalla")
+    assert kind == E.VPOL_GREEDY and v[E.VP_W_QUEST] == 8 and v[E.VP_STAT0] == E.STAT_HORNS
+    assert v[E.VP_GOD_W0 + E.VH_GOD_NAMES.index("baldr")] == 4
+    assert v[E.VP_CARD_W0 + rs.card_ids("Mjolnir's Fall")[0]] == 2
+    for text, needle in (("w_quests = 2", "key 'w_quests': unknown"), ('base = "thor-warlord"', "key 'base'"),
+                         ('stat_order = ["horns"]', "key 'stat_order'"), ("god_bonus = { odin = 1 }", "god_bonus.odin"),
+                         ('card_bonus = { "Mjolnir" = 1 }', "did you mean")):
+        p.write_text(text + "\n")
+        with pytest.raises(ValueError, match=needle):
+            resolve(str(p))
