@@ -762,17 +762,21 @@ def tournament(
         if any(not n for n in names):
             raise UsageError(f"--strategies {strategies!r}: empty name")
         from analysis.tournament import combinations
-        from strategies.builtin import resolve
-        try:
-            pols = [resolve(n) for n in names]
-            combos = combinations(names, players)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
         from simulator.ruleset import RulesError, load_ruleset
         opts = dict(parse_option(o) for o in (option or []) + _module_options(module))
         try:
             rs = load_ruleset(ruleset, options=opts)
+            rs.check_players(players)
         except RulesError as exc:
+            raise UsageError(str(exc)) from None
+        if getattr(rs, "engine", "") == "valhalla":
+            from strategies.valhalla import resolve
+        else:
+            from strategies.builtin import resolve
+        try:
+            pols = [resolve(n) for n in names]
+            combos = combinations(names, players)
+        except ValueError as exc:
             raise UsageError(str(exc)) from None
         if out is not None:
             _check_out(out, force)

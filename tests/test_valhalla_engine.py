@@ -308,3 +308,13 @@ def test_strategy_file(tmp_path):
         p.write_text(text + "\n")
         with pytest.raises(ValueError, match=needle):
             resolve(str(p))
+
+
+def test_tournament_valhalla():
+    r = runner.invoke(app, ["tournament", "--ruleset", "valhalla", "--strategies", "thor,loki,freya,baldr",
+                            "--players", "3", "--games", "60"])
+    assert r.exit_code == 0, r.output
+    assert "4 combinations x 60 games" in r.output
+    r = runner.invoke(app, ["tournament", "--ruleset", "valhalla", "--strategies", "thor,balanced,loki",
+                            "--players", "3", "--games", "60"])
+    assert r.exit_code != 0 and "unknown strategy 'balanced' for valhalla" in r.output
