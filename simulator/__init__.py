@@ -14,8 +14,9 @@ import numba
 
 def _source_hash() -> str:
     h = hashlib.sha256(numba.__version__.encode())
-    for f in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(f.name.encode())
+    root = Path(__file__).parent
+    for f in sorted(root.rglob("*.py")):  # subpackages too (simulator/valhalla/)
+        h.update(str(f.relative_to(root)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

@@ -81,6 +81,7 @@ class BatchOut(NamedTuple):
     god_fired: np.ndarray  #: int16[G, N_GODS_MAX] times each god's power acted
     board_rag: np.ndarray  #: int16[G, P] figures on the board when Ragnarök begins, summed over the 3 ages
     uses: np.ndarray  #: int16[G, P, MAX_USES] cards used in order, card * 16 + age * 4 + USE_*, -1 padding
+    missions: np.ndarray  #: int8[G, P, MAX_MISSIONS] ages each Rainbow Bridge mission was completed in (0 without)
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
@@ -119,7 +120,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
         god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
-        uses=np.full((G, P, E.MAX_USES), -1, np.int16),
+        uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
     )
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out

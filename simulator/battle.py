@@ -324,6 +324,7 @@ def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
     if god_here_nb(T, S, prov, E.GP_LOKI) >= 0 and T.opts[E.OPT_LOKI_GOD] == 0:
         axes = 0  # Loki (god): the winner gains no battle Glory
     gain_glory_nb(S, q, E.G_BATTLE, axes)
+    S.won_age[q] += 1
     log_nb(S, E.EV_WIN, q, prov, axes, best, 0, 0)
     if S.cancelled[q]:
         return

@@ -169,8 +169,20 @@ G_CARDS = 5  #: card texts
 G_CONTEST = 6  #: Blood Rage: Valhalla contest rewards (region "+5 Glory", god tiles)
 G_VALOR = 7  #: Blood Rage: Valhalla Prove Valor
 G_START = 8  #: starting Glory (Rainbow Bridge: 12/8/4/0 by the Blood Rage placing, DIGEST §4)
-N_GLORY_SRC = 9
-GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards", "contest", "valor", "start")
+G_MISSION = 9  #: Rainbow Bridge god missions completed in the Blood Rage game
+N_GLORY_SRC = 10
+GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards", "contest", "valor", "start",
+                      "mission")
+
+# --- Rainbow Bridge god missions (DIGEST §4; simulator/data/valhalla/missions.toml) ----------
+# A mission is checked at the end of each Blood Rage age (after Ragnarök, before Release).
+MAX_MISSIONS = 3  #: one per god of the Valhalla game
+M_BATTLES = 0  #: won at least a battles this age
+M_PILLAGES = 1  #: at least a successful pillages this age
+M_QUESTS = 2  #: completed at least a quests this age
+M_VALHALLA = 3  #: at least a of your figures in Valhalla (after Ragnarök)
+M_GLORY = 4  #: gained at least a Glory this age
+MISSION_NAMES = ("battles", "pillages", "quests", "valhalla", "glory")
 
 # --- actions (DIGEST §1.5 Action) ---------------------------------------------
 A_INVADE = 0  #: a = figure slot, b = destination loc
@@ -266,7 +278,8 @@ EV_LATE = 33  #: late card added: a = card, b = value
 EV_GOD_PLACE = 34  #: a god is placed: a = god index in gods.toml, b = province
 EV_GOD_MOVE = 35  #: the pillager moves a god: a = god, b = from, c = to
 EV_GOD = 36  #: a god's power acts: a = god, b = province, c = amount
-N_EVENTS = 37
+EV_MISSION = 37  #: Rainbow Bridge mission completed this age: a = mission index, b = Glory
+N_EVENTS = 38
 
 PH_DRAFT = 0
 PH_ACTION = 1

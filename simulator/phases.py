@@ -232,6 +232,7 @@ def quest_phase_nb(T, S, kinds, params):
             log_nb(S, E.EV_QUESTRES, q, c, 1 if met else 0, g, 0, 0)
             if met:
                 S.fired[c] += 1
+                S.quests_age[q] += 1
                 gain_glory_nb(S, q, E.G_QUEST, g)
                 glory_multiplier_nb(T, S, q, E.OP_QUEST_MULT, g, E.G_QUEST)
                 s = choose_stat_nb(T, S, q, kinds[q], params[q], -1)
@@ -316,3 +317,47 @@ def end_game_nb(T, S, rank):
         rank[q] = r
     for q in range(P):
         log_nb(S, E.EV_FINAL, q, total_glory_nb(S, q), rank[q], S.rage_end[q], 0, 0)
+
+
+@njit(cache=True)
+def start_age_counters_nb(S):
+    """Reset the per-age counters the Rainbow Bridge missions read; note each clan's Glory."""
+    for p in range(S.gs[G_NP]):
+        S.won_age[p] = 0
+        S.pillaged_age[p] = 0
+        S.quests_age[p] = 0
+        t = 0
+        for k in range(E.N_GLORY_SRC):
+            t += S.glory[p, k]
+        S.glory_age0[p] = t
+
+
+@njit(cache=True)
+def missions_nb(T, S):
+    """Rainbow Bridge god missions (rulebook 000 "The Rainbow Bridge Module"; DIGEST §4): at the end
+    of each age (after Ragnarök) every clan that met a mission's condition this age marks it and
+    gains its Glory (each mission once per clan per age)."""
+    for p in range(S.gs[G_NP]):
+        tot = 0
+        for k in range(E.N_GLORY_SRC):
+            tot += S.glory[p, k]
+        inv = 0
+        for f in range(E.NFIG):
+            if S.loc[p, f] == E.LOC_VALHALLA:
+                inv += 1
+        for m in range(T.n_missions):
+            op, a = T.mission_op[m], T.mission_a[m]
+            if op == E.M_BATTLES:
+                met = S.won_age[p] >= a
+            elif op == E.M_PILLAGES:
+                met = S.pillaged_age[p] >= a
+            elif op == E.M_QUESTS:
+                met = S.quests_age[p] >= a
+            elif op == E.M_VALHALLA:
+                met = inv >= a
+            else:
+                met = tot - S.glory_age0[p] >= a
+            if met:
+                S.mission_n[p, m] += 1
+                S.glory[p, E.G_MISSION] += T.mission_glory[m]
+                log_nb(S, E.EV_MISSION, p, m, T.mission_glory[m], 0, 0, 0)

@@ -52,6 +52,7 @@ def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, param
     """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
     (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought)."""
     reward = S.token[prov]
+    S.pillaged_age[p] += 1
     log_nb(S, E.EV_REWARD, p, prov, reward, 0, 0, 0)
     apply_reward_nb(T, S, p, reward)
     k = god_here_nb(T, S, prov, E.GP_ODIN)  # Odin (god): the reward twice

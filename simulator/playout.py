@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit, prange
 
 from . import enums as E
-from .phases import (action_phase_nb, discard_phase_nb, draft_nb, end_age_nb, end_game_nb, quest_phase_nb,
-                     ragnarok_nb, release_nb, setup_nb)
+from .phases import (action_phase_nb, discard_phase_nb, draft_nb, end_age_nb, end_game_nb, missions_nb,
+                     quest_phase_nb, ragnarok_nb, release_nb, setup_nb, start_age_counters_nb)
 from .gods import draw_gods_nb, place_gods_nb
 from .invariants import checkpoint_nb
 from .state import G_AGE, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
@@ -37,6 +37,7 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
         draw_gods_nb(T, S)
     for age in range(1, 4):
         S.gs[G_AGE] = age
+        start_age_counters_nb(S)
         log_nb(S, E.EV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
         if T.opts[E.OPT_GODS] == 1:  # placed at setup and anew at ages 2 and 3 (DIGEST §2)
             place_gods_nb(T, S)
@@ -50,6 +51,8 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
         quest_phase_nb(T, S, kinds, params)
         _phase(T, S, E.PH_RAGNAROK)
         ragnarok_nb(T, S, kinds, params)
+        if T.n_missions > 0:  # Rainbow Bridge god missions (DIGEST §4)
+            missions_nb(T, S)
         _phase(T, S, E.PH_RELEASE)
         release_nb(T, S)
         end_age_nb(S)
@@ -62,7 +65,7 @@ CHUNK = 64  #: games played in a row on one reused state buffer
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
     """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
     buf = np.empty(1, STATE_DTYPE)
     # Thread-local copies: every kernel call increfs its array arguments, and atomic
@@ -72,12 +75,12 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses)
+        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions)
     buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
+def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
     """Copy game g's results from S to row g of the outputs."""
     for p in range(P):
         glory[g, p] = S.glory[p]
@@ -88,6 +91,7 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
         rank[g, p] = S.rank[p]
         board_rag[g, p] = S.board_rag[p]
         uses[g, p] = S.uses[p]
+        missions[g, p] = S.mission_n[p]
     n_turns[g] = S.gs[G_TURNS]
     violation[g] = S.gs[G_VIOLATION]
     for c in range(fired.shape[1]):
@@ -99,10 +103,10 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses):
+def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
     """Play len(seeds) games over numba threads; game g writes row g of each output (see api.BatchOut).
 
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions)

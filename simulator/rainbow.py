@@ -5,13 +5,16 @@ placing ("Starting Glory From Blood Rage").
 :class:`RainbowBridge` looks like a rule set to the runner (its cards, gods and tables are the
 Valhalla game's, whose results are the ones recorded); a seat's strategy is a pair (Blood Rage
 strategy, Valhalla strategy), written ``base:valhalla`` in a lineup (one name = both games).
-God missions and Reward Cards are not published; they are not modelled (docs/rulings.md R49).
+God missions and Reward Cards are not published: they are provisional data
+(simulator/data/valhalla/missions.toml; docs/rulings.md R51), off with ``--option rb_missions=false``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from . import enums as E
 
 
 
@@ -48,20 +51,79 @@ class RainbowBridge:
     def with_sweep(self, sweep):
         return replace(self, valhalla=self.valhalla.with_sweep(sweep))
 
-    def play_batch(self, lineup, seeds, check=False, game_ids=None, period=1):
-        """lineup: [((kind, params) Blood Rage, (kind, params) Valhalla)] per seat. The Blood Rage
-        game uses the game seed, the Valhalla game a seed derived from it."""
-        from .api import play_batch
-        from .valhalla.api import god_plan_for, play_batch as vh_play_batch
+    def plan(self, seeds, game_ids=None, period: int = 1):
+        """(Valhalla seeds uint64[G], god plans int8[G, 4]) of Rainbow Bridge games: the Valhalla
+        gods are known before the Blood Rage game (their missions are played in it), drawn from
+        the game seed, or the sweep's (api.god_plan_for)."""
+        from .valhalla.api import god_plan_for, sweep_combos
         seeds = np.asarray(seeds, np.uint64)
-        b = play_batch(self.base, [x[0] for x in lineup], seeds, check)
-        start = starting_glory(b.rank)
         with np.errstate(over="ignore"):
             vseeds = seeds * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
         plan = None if game_ids is None else god_plan_for(self.valhalla, game_ids, period)
-        out = vh_play_batch(self.valhalla, [x[1] for x in lineup], vseeds, check, god_plan=plan, start=start)
+        if plan is None:
+            combos = np.array(sweep_combos(self.valhalla, "gods"), np.int8)
+            plan = combos[((vseeds >> np.uint64(17)) % np.uint64(len(combos))).astype(np.int64)]
+        return vseeds, plan
+
+    def missions(self):
+        """(favour, {god: (condition, threshold, Glory, reward card)}), or None when off."""
+        if not self.valhalla.options.get("rb_missions", True):
+            return None
+        if "_missions" not in self.__dict__:
+            from .valhalla.rules import load_missions
+            self.__dict__["_missions"] = load_missions(self.valhalla)
+        return self.__dict__["_missions"]
+
+    def base_for(self, gods):
+        """The Blood Rage rule set playing the missions of ``gods`` (sorted god indices)."""
+        ms = self.missions()
+        if ms is None:
+            return self.base
+        cache = self.__dict__.setdefault("_base_cache", {})
+        key = tuple(gods)
+        if key not in cache:
+            cache[key] = self.base.with_missions([ms[1][g][:3] for g in key if g in ms[1]])
+        return cache[key]
+
+    def rewards(self, gods, missions: np.ndarray) -> np.ndarray:
+        """int16[P, 3] Reward Cards earned: mission k (of sorted ``gods``) met in >= favour ages."""
+        out = np.full((missions.shape[0], E.MAX_MISSIONS), -1, np.int16)
+        ms = self.missions()
+        if ms is None:
+            return out
+        favour, table = ms
+        k = 0
+        for g in gods:
+            if g in table:
+                out[missions[:, k] >= favour, k] = table[g][3]
+                k += 1
+        return out
+
+    def play_batch(self, lineup, seeds, check=False, game_ids=None, period=1):
+        """lineup: [((kind, params) Blood Rage, (kind, params) Valhalla)] per seat. Each game: the
+        Blood Rage game (with the missions of its Valhalla gods), then the Valhalla game with the
+        starting Glory of the Blood Rage placing and the Reward Cards won."""
+        from .api import play_batch
+        from .valhalla.api import play_batch as vh_play_batch
+        seeds = np.asarray(seeds, np.uint64)
+        G, P = len(seeds), len(lineup)
+        vseeds, plan = self.plan(seeds, game_ids, period)
+        sets = np.sort(plan[:, :3].astype(np.int64), axis=1)
+        key = (sets[:, 0] * 16 + sets[:, 1]) * 16 + sets[:, 2]
+        rank = np.zeros((G, P), np.int8)
+        viol = np.zeros(G, np.int8)
+        rewards = np.full((G, P, E.MAX_MISSIONS), -1, np.int16)
+        for k in np.unique(key):
+            idx = np.flatnonzero(key == k)
+            gods = tuple(int(x) for x in sets[idx[0]])
+            b = play_batch(self.base_for(gods), [x[0] for x in lineup], seeds[idx], check)
+            rank[idx], viol[idx] = b.rank, b.violation
+            for j, g in enumerate(idx):
+                rewards[g] = self.rewards(gods, b.missions[j])
+        out = vh_play_batch(self.valhalla, [x[1] for x in lineup], vseeds, check, god_plan=plan,
+                            start=starting_glory(rank), rewards=rewards)
         if check:
-            out.violation[:] = np.where(b.violation != 0, b.violation, out.violation)
+            out.violation[:] = np.where(viol != 0, viol, out.violation)
         return out
 
 
@@ -86,24 +148,33 @@ def resolve_pair(name: str):
 
 def replay_text(rs: RainbowBridge, lineup_names, lineup, master_seed: int, game_id: int = 0,
                 rotate: bool = True) -> str:
-    """Both logs of Rainbow Bridge game ``game_id``: the Blood Rage game, then the Valhalla game
-    with the starting Glory its placing gives."""
+    """Both logs of Rainbow Bridge game ``game_id``: the Blood Rage game (with its god missions),
+    then the Valhalla game with the starting Glory and Reward Cards it gives."""
     from .api import game_plan, play_game, rotated, rotation_period
-    from .replay import replay_text as base_text
-    from .valhalla.api import god_plan_for, play_game as vh_play_game
+    from .replay import format_event
+    from .state import G_LOG_N
+    from .valhalla.api import play_game as vh_play_game
     from .valhalla.replay import game_text
     P = len(lineup)
     period = rotation_period(list(lineup_names))
     (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, period)
     seat = rotated(lineup, r)
-    S0 = play_game(rs.base, [x[0] for x in seat], int(seeds[0]), log=False)
-    start = starting_glory(np.asarray(S0.rank[:P])[None, :])[0]
-    with np.errstate(over="ignore"):
-        vseed = int(seeds[0] * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
-    plan = god_plan_for(rs.valhalla, np.array([game_id]), period if rotate else 1)
-    S1 = vh_play_game(rs.valhalla, [x[1] for x in seat], vseed, log=True,
-                      god_plan=None if plan is None else plan[0], start=start)
+    vseeds, plan = rs.plan(seeds, np.array([game_id]) if rs.valhalla.sweep else None, period if rotate else 1)
+    gods = tuple(int(x) for x in np.sort(plan[0, :3]))
+    base = rs.base_for(gods)
+    S0 = play_game(base, [x[0] for x in seat], int(seeds[0]), log=True)
     names = [f"P{i} ({n})" for i, n in enumerate(rotated(lineup_names, r))]
-    first = base_text(rs.base, list(lineup_names), [x[0] for x in lineup], master_seed, game_id, rotate)
-    return (f"Rainbow Bridge, game {game_id}: Blood Rage first\n{first}\n\n"
-            + game_text(rs.valhalla, S1, names, f"Rainbow Bridge, then Blood Rage: Valhalla (game seed {vseed})"))
+    start = starting_glory(np.asarray(S0.rank[:P])[None, :])[0]
+    rewards = rs.rewards(gods, np.asarray(S0.mission_n[:P]))
+    S1 = vh_play_game(rs.valhalla, [x[1] for x in seat], int(vseeds[0]), log=True, god_plan=plan[0],
+                      start=start, rewards=rewards)
+    lines = [f"Rainbow Bridge, game {game_id} (seed {master_seed}, rotation {r}): Blood Rage first, with the "
+             "missions of " + ", ".join(rs.valhalla.god_names[g] for g in gods)]
+    for row in S0.log[: S0.gs[G_LOG_N]]:
+        t = format_event(base, row, names, S0)
+        if t is not None:
+            lines.append(t)
+    won = [f"{names[p]}: {rs.valhalla.card_names[int(c)]}" for p in range(P) for c in rewards[p] if c >= 0]
+    lines.append("Reward Cards: " + ("; ".join(won) if won else "none"))
+    return "\n".join(lines) + "\n\n" + game_text(
+        rs.valhalla, S1, names, f"Rainbow Bridge, then Blood Rage: Valhalla (game seed {int(vseeds[0])})")

@@ -142,6 +142,8 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
         return f"{r.god_names[a]} (god) is placed on {loc(b)}" if b >= 0 else f"{r.god_names[a]} (god) has no province"
     if ev == E.EV_GOD_MOVE:
         return f"  {who} moves {r.god_names[a]} (god) from {loc(b)} to {loc(c)}"
+    if ev == E.EV_MISSION:
+        return f"{who} completes Rainbow Bridge mission {a + 1}: +{b} Glory"
     if ev == E.EV_GOD:
         return f"  {r.god_names[a]} (god) acts in {loc(b)}" + (f" ({c})" if c else "")
     if ev == E.EV_LATE:

@@ -14,7 +14,7 @@ import csv
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +68,10 @@ TABLES_DTYPE = np.dtype([
     ("gods_in_play", np.int32),  # gods drawn per game (DIGEST §2: 2)
     ("god_power", np.int8, (E.N_GODS_MAX,)),  # GP_* power of each god
     ("thor_glory", np.int16),  # Glory per enemy figure for Thor's power
+    ("n_missions", np.int32),  # Rainbow Bridge god missions in play (0: none)
+    ("mission_op", np.int8, (E.MAX_MISSIONS,)),  # M_* condition
+    ("mission_a", np.int16, (E.MAX_MISSIONS,)),  # its threshold
+    ("mission_glory", np.int16, (E.MAX_MISSIONS,)),  # Glory per age it is completed in
 ], align=True)
 
 
@@ -164,6 +168,16 @@ class Ruleset:
                 src = self.card_file + (f" with patch {self.patch_file}" if self.patch_file else "")
                 raise RulesError(f"{src}: age {age} deck for {players} players has {have} cards; "
                                  f"the draft deals {need} ({need // players} per clan)")
+
+    def with_missions(self, missions: list[tuple[int, int, int]]) -> "Ruleset":
+        """A copy playing Rainbow Bridge god missions: [(M_* condition, threshold, Glory)], at most
+        MAX_MISSIONS (simulator/rainbow.py)."""
+        arr = self.tables_arr.copy()
+        t = arr[0]
+        t.n_missions = len(missions)
+        for k, (op, a, g) in enumerate(missions):
+            t.mission_op[k], t.mission_a[k], t.mission_glory[k] = op, a, g
+        return replace(self, tables_arr=arr)
 
     def card_label(self, c: int) -> str:
         """'Name (age N)' for card id ``c``."""

@@ -71,6 +71,11 @@ STATE_DTYPE = np.dtype([
     ("script", np.int32, (P5, E.MAX_SCRIPT)),  # POL_SCRIPT choice queue per clan (card id, figure, loc, ...)
     ("script_n", np.int16, (P5,)),  # entries queued
     ("script_i", np.int16, (P5,)),  # entries consumed
+    ("won_age", np.int16, (P5,)),  # battles won this age (Rainbow Bridge missions)
+    ("pillaged_age", np.int16, (P5,)),  # successful pillages this age
+    ("quests_age", np.int16, (P5,)),  # quests completed this age
+    ("glory_age0", np.int32, (P5,)),  # total Glory when this age began
+    ("mission_n", np.int8, (P5, E.MAX_MISSIONS)),  # ages in which each mission was completed
     ("rs", np.uint64, (1,)),  # random stream state
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
 ], align=True)
@@ -137,6 +142,11 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.god_fired, 0)
     _fill1(S.script_n, 0)
     _fill1(S.script_i, 0)
+    _fill1(S.won_age, 0)
+    _fill1(S.pillaged_age, 0)
+    _fill1(S.quests_age, 0)
+    _fill1(S.glory_age0, 0)
+    _fill2(S.mission_n, 0)
     S.rs[0] = seed
 
 

@@ -32,7 +32,7 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
         n_turns=np.full(G, 50, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
         god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=rng.integers(0, 20, (G, P)).astype(np.int16),
-        uses=uses,
+        uses=uses, missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
     )
 
 

@@ -30,7 +30,8 @@ def test_columns_exact():
     assert list(df.columns) == R.CLANS_COLUMNS == [
         "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
         "rage_level", "axes_level", "horns_level", "stat_path", "gods", "figures_at_ragnarok", "glory_battle", "glory_pillage",
-        "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards", "glory_contest", "glory_valor", "glory_start"]
+        "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards", "glory_contest", "glory_valor", "glory_start",
+        "glory_mission"]
     assert len(df) == 20
     for c in ("strategy", "ruleset", "stat_path"):
         assert isinstance(df[c].dtype, pd.CategoricalDtype)

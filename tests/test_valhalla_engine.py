@@ -189,12 +189,47 @@ def test_rainbow_bridge_starting_glory(rs):
     lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
     seeds = game_seeds(4, 0, 200)
     out = rb.play_batch(lineup, seeds, check=True)
-    from simulator.api import play_batch as base_batch
-    base = base_batch(rb.base, [x[0] for x in lineup], seeds)
-    assert np.array_equal(out.glory[:, :, E.G_START], starting_glory(base.rank))
     assert not out.violation.any()
+    # the Blood Rage game of each Rainbow Bridge game, replayed with its missions
+    from simulator.api import play_batch as base_batch
+    _, plan = rb.plan(seeds)
+    for g in range(0, 200, 37):
+        gods = tuple(int(x) for x in np.sort(plan[g, :3]))
+        b = base_batch(rb.base_for(gods), [x[0] for x in lineup], seeds[g:g + 1])
+        assert out.glory[g, :, E.G_START].tolist() == starting_glory(b.rank)[0].tolist()
+        assert out.gods[g].tolist() == plan[g, :3].tolist()
     with pytest.raises(ValueError, match="Valhalla strategy"):
         resolve_pair("thor-warlord")
+
+
+def test_rainbow_bridge_missions_and_reward_cards(rs):
+    """RB "The Rainbow Bridge Module" (provisional missions.toml): a mission met at the end of a
+    Blood Rage age gives its Glory that age; met in 2+ ages, the god's Reward Card joins the clan's
+    hand after the first Valhalla draft."""
+    rb = RainbowBridge(load_ruleset("blood-rage"), rs)
+    favour, table = rb.missions()
+    assert favour == 2 and set(table) == set(range(5))
+    gods = (0, 1, 4)  # Thor, Loki, Tyr: battles(2), valhalla(3), pillages(2)
+    base = rb.base_for(gods)
+    assert int(base.tables.n_missions) == 3 and base.tables.mission_op[:3].tolist() == [
+        E.M_BATTLES, E.M_VALHALLA, E.M_PILLAGES]
+    from simulator.api import play_batch as base_batch
+    lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
+    b = base_batch(base, [x[0] for x in lineup], game_seeds(9, 0, 300), check=True)
+    assert not b.violation.any()
+    assert (b.glory[:, :, E.G_MISSION] == 3 * b.missions.sum(axis=2)).all()
+    assert b.missions.max() <= 3 and (b.missions > 0).mean() > 0.2
+    plain = base_batch(rb.base, [x[0] for x in lineup], game_seeds(9, 0, 300))
+    assert (plain.glory[:, :, E.G_MISSION] == 0).all() and not plain.missions.any()
+    rw = rb.rewards(gods, np.array([[2, 0, 3], [1, 1, 1], [0, 2, 0], [0, 0, 0]], np.int8))
+    thor, loki, tyr = (table[g][3] for g in gods)
+    assert rw.tolist() == [[thor, -1, tyr], [-1, -1, -1], [-1, loki, -1], [-1, -1, -1]]
+    from simulator.valhalla.api import play_game as vh_game
+    S = vh_game(rs, [x[1] for x in lineup], 3, rewards=rw, check=True)
+    carried = [(int(r[2]), int(r[3])) for r in S.log[:S.gs[4]] if r[0] == E.VEV_CARRY and r[4] == 1]
+    assert sorted(carried) == sorted([(0, thor), (0, tyr), (2, loki)]) and S.gs[10] == 0
+    off = RainbowBridge(load_ruleset("blood-rage"), load_ruleset("valhalla", options={"rb_missions": False}))
+    assert off.missions() is None and off.base_for(gods) is off.base
 
 
 def test_strategies_resolve():
@@ -318,3 +353,22 @@ def test_tournament_valhalla():
     r = runner.invoke(app, ["tournament", "--ruleset", "valhalla", "--strategies", "thor,balanced,loki",
                             "--players", "3", "--games", "60"])
     assert r.exit_code != 0 and "unknown strategy 'balanced' for valhalla" in r.output
+
+
+def test_kernel_cache_key_covers_the_valhalla_package(tmp_path, monkeypatch):
+    """numba's cache misses a callee changed in another file, so the cache directory is named after
+    a hash of the engine's sources: a change in simulator/valhalla/ must change it too."""
+    import importlib.util
+    src = Path(__file__).resolve().parents[1] / "simulator"
+    dst = tmp_path / "simulator"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nc"))  # loading the copy must not move the cache
+
+    def key():
+        spec = importlib.util.spec_from_file_location("simcopy", dst / "__init__.py")
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        return m._source_hash()
+    k0 = key()
+    (dst / "valhalla" / "engine.py").write_text((dst / "valhalla" / "engine.py").read_text() + "\n# edit\n")
+    assert key() != k0

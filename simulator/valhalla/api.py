@@ -9,11 +9,12 @@ from .. import enums as E
 from ..api import BatchOut, policy_arrays
 
 
-def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start=None) -> BatchOut:
+def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start=None, rewards=None) -> BatchOut:
     """One complete game per seed; seat i plays lineup[i] = (VPOL_* kind, float64[VP_N] params).
 
     god_plan: int8[G, 4] per game, the gods of ages 1..3 (gods.toml index; -1 = drawn at random)
-    and a 1 to shuffle their order; start: int16[G, P] starting Glory (Rainbow Bridge).
+    and a 1 to shuffle their order; start: int16[G, P] starting Glory and rewards: int16[G, P, 3]
+    Reward Card ids (-1 none) of the Rainbow Bridge.
     Raises RulesError for a player count outside 3..5."""
     from .playout import play_batch_nb
     P = len(lineup)
@@ -27,17 +28,21 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start
         n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
         fired=np.zeros((G, E.VH_MAX_CARDS), np.int16), gods=np.full((G, 3), -1, np.int8),
         god_fired=np.zeros((G, E.VH_N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
-        uses=np.full((G, P, E.MAX_USES), -1, np.int16),
+        uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
     )
     god_plan = np.full((G, 4), -1, np.int8) if god_plan is None else np.ascontiguousarray(god_plan, np.int8)
     start = np.zeros((G, P), np.int16) if start is None else np.ascontiguousarray(start, np.int16)
-    if god_plan.shape != (G, 4) or start.shape != (G, P):
+    rewards = (np.full((G, P, E.MAX_MISSIONS), -1, np.int16) if rewards is None
+               else np.ascontiguousarray(rewards, np.int16))
+    if god_plan.shape != (G, 4) or start.shape != (G, P) or rewards.shape != (G, P, E.MAX_MISSIONS):
         raise ValueError(f"god_plan {god_plan.shape} / start {start.shape}; expected ({G}, 4) / ({G}, {P})")
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, god_plan, start, *out)
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, god_plan, start,
+                  rewards, *out[:-1])
     return out
 
 
-def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False, god_plan=None, start=None):
+def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False, god_plan=None, start=None,
+              rewards=None):
     """Play one game; return its final state record (VSTATE_DTYPE)."""
     from .playout import play_game_nb
     from .state import new_state
@@ -46,7 +51,8 @@ def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False,
     S = new_state()[0]
     gp = np.full(4, -1, np.int8) if god_plan is None else np.asarray(god_plan, np.int8)
     st = np.zeros(len(lineup), np.int16) if start is None else np.asarray(start, np.int16)
-    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gp, st)
+    rw = np.full((len(lineup), E.MAX_MISSIONS), -1, np.int16) if rewards is None else np.asarray(rewards, np.int16)
+    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gp, st, rw)
     return S
 
 

@@ -83,6 +83,18 @@ def setup_nb(T, S, god_plan, start):
     S.gs[G_FIRST] = 0
 
 
+@njit(cache=True)
+def give_rewards_nb(S, rewards):
+    """Rainbow Bridge Reward Cards won in the Blood Rage game (rulebook "The Rainbow Bridge Module":
+    placed on the clan symbol at setup, added to the hand after the age-1 draft); rewards
+    int16[P, MAX_MISSIONS], -1 none. They join the game's cards (card conservation)."""
+    for p in range(S.gs[G_NP]):
+        for k in range(rewards.shape[1]):
+            S.rewards[p, k] = rewards[p, k]
+            if rewards[p, k] >= 0:
+                S.gs[G_DECK_TOTAL] += 1
+
+
 # --- God Arrives ------------------------------------------------------------------------------
 @njit(cache=True)
 def god_arrives_nb(T, S):
@@ -169,6 +181,12 @@ def draft_nb(T, S, kinds, params):
             log_nb(S, E.VEV_CARRY, p, S.saved[p, i], 0, 0, 0, 0)
             S.saved[p, i] = -1
         S.saved_n[p] = 0
+        if age == 1:
+            for k in range(S.rewards.shape[1]):
+                if S.rewards[p, k] >= 0:
+                    hand_add_nb(S, p, S.rewards[p, k])
+                    log_nb(S, E.VEV_CARRY, p, S.rewards[p, k], 1, 0, 0, 0)
+                    S.rewards[p, k] = -1
         for k in range(sheet_sum_nb(T, S, p, E.VOP_DRAW_AGE)):
             c = draw_nb(S)
             if c >= 0:

@@ -13,7 +13,7 @@ INV_MONSTER = 2  #: a Monster figure without its card on a base, or the reverse
 INV_SLOTS = 3  #: a slot holds the wrong kind of card, or a quest stays committed after the Quest phase
 INV_SUMMON = 4  #: a Summoned figure stands in Valhalla or a region that held a Region Token
 INV_RAGE = 5  #: negative Rage
-INV_CARDS = 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, removed)
+INV_CARDS = 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, Reward Cards, removed)
 INV_GLORY = 7  #: negative Glory from a source
 INV_UNFINISHED = 8  #: the game did not end after the third age
 INV_CLAIM = 9  #: a Reward Token on a region under a Region Token
@@ -70,6 +70,9 @@ def check_invariants_nb(T, S):
             if isq and S.gs[G_PHASE] > E.VPH_QUEST:
                 return INV_SLOTS
         cards += S.hand_n[p] + S.saved_n[p] + S.discard_n[p]
+        for k in range(S.rewards.shape[1]):  # Rainbow Bridge Reward Cards waiting for the age-1 draft
+            if S.rewards[p, k] >= 0:
+                cards += 1
         if S.played[p] >= 0:
             cards += 1
     if cards != S.gs[G_DECK_TOTAL]:

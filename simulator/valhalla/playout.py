@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import enums as E
-from .engine import (action_phase_nb, draft_nb, end_age_nb, end_game_nb, god_arrives_nb, quest_phase_nb,
+from .engine import (action_phase_nb, give_rewards_nb, draft_nb, end_age_nb, end_game_nb, god_arrives_nb, quest_phase_nb,
                      release_nb, setup_nb, valor_phase_nb)
 from .invariants import INV_UNFINISHED, checkpoint_nb
 from .state import G_AGE, G_CHECK, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, VSTATE_DTYPE, init_state_nb, log_nb
@@ -18,11 +18,12 @@ def _phase(T, S, ph):
 
 
 @njit(cache=True)
-def play_game_nb(T, S, seed, kinds, params, log_on, check_on, god_plan, start):
+def play_game_nb(T, S, seed, kinds, params, log_on, check_on, god_plan, start, rewards):
     """Play one game of Blood Rage: Valhalla (rulebook "The Phases of Play": three ages of God
     Arrives, Draft, Action, Quest, Prove Valor, Release Warriors; End of Game) into S."""
     init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
     setup_nb(T, S, god_plan, start)
+    give_rewards_nb(S, rewards)
     for age in range(1, 4):
         S.gs[G_AGE] = age
         log_nb(S, E.VEV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
@@ -73,24 +74,25 @@ def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, viol
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, c, glory, stats, path, rage_end, picks, rank, n_turns,
+def play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, c, glory, stats, path, rage_end, picks, rank, n_turns,
                   violation, fired, gods, god_fired, board_rag, uses):
     buf = np.empty(1, VSTATE_DTYPE)
     my_kinds = kinds.copy()
     my_params = params.copy()
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]
-        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, god_plan[g], start[g])
+        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, god_plan[g], start[g], rewards[g])
         _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired,
                    gods, god_fired, board_rag, uses)
     buf[0].gs[0] = 0
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, god_plan, start, glory, stats, path, rage_end, picks, rank, n_turns,
+def play_batch_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, glory, stats, path, rage_end, picks, rank, n_turns,
                   violation, fired, gods, god_fired, board_rag, uses):
     """Play len(seeds) games over numba threads; game g writes row g of each output.
-    god_plan int8[G, 4] (see engine.setup_nb), start int16[G, P] starting Glory per seat."""
+    god_plan int8[G, 4] (see engine.setup_nb), start int16[G, P] starting Glory per seat, rewards
+    int16[G, P, MAX_MISSIONS] Rainbow Bridge Reward Cards per seat (-1 none)."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, c, glory, stats, path, rage_end, picks, rank, n_turns,
+        play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, c, glory, stats, path, rage_end, picks, rank, n_turns,
                       violation, fired, gods, god_fired, board_rag, uses)

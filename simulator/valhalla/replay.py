@@ -44,7 +44,7 @@ def format_event(rs, row, names: list[str], S) -> str | None:
     if ev == E.VEV_PICK:
         return f"{who} picks {card(a)} (pick {b})"
     if ev == E.VEV_CARRY:
-        return f"{who} takes {card(a)} from the clan symbol into the hand"
+        return f"{who} takes {card(a)} from the clan symbol into the hand" + (" (Rainbow Bridge Reward Card)" if b else "")
     if ev == E.VEV_SUMMON:
         return f"{who} summons {fig(p, a)} into {loc(b)} ({c} Rage)"
     if ev == E.VEV_MARCH:

@@ -62,6 +62,7 @@ REWARDS = {n: i for i, n in enumerate(E.VH_REWARD_NAMES)}
 OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
            "max_actions_per_phase": (E.VOPT_MAX_ACTIONS, "int", (10, 100000)),
            "call_one": (E.VOPT_CALL_ONE, "bool", None),
+           "rb_missions": (None, "bool", None),
            "start_glory": (None, "list", None)}
 
 
@@ -285,7 +286,8 @@ def load_rules(path: Path, options: dict | None):
         elif kind == "bool":
             if not isinstance(v, bool):
                 _err(path, "options", k, f"got {v!r}; allowed: true, false")
-            vec[idx] = int(v)
+            if idx is not None:
+                vec[idx] = int(v)
         elif kind == "choice":
             if v not in allowed:
                 _err(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
@@ -513,3 +515,29 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     return VRuleset(name, arr, rnames, cnames, ctexts, sha, opts, gnames, str(cards_path),
                     ", ".join(str(p) for p, _ in patches) or None, psha,
                     opcode_names={int(v["code"]): k for k, v in ops.items()})
+
+
+def load_missions(rs: "VRuleset", path: Path | None = None) -> tuple[int, dict]:
+    """missions.toml -> (favour, {god index: (M_* condition, threshold, Glory, reward card id)}).
+    Raises RulesError naming the file, mission and field."""
+    import re
+    path = Path(path) if path else DATA_DIR / rs.name / "missions.toml"
+    d = _load_toml(path)
+    favour = _int(path, "missions", "favour", d.get("favour", 2), 1, 3)
+    out = {}
+    for i, m in enumerate(_req(path, "missions", d, "mission")):
+        entry = f"mission {i + 1}"
+        god = _req(path, entry, m, "god")
+        if god not in rs.god_names:
+            _err(path, entry, "god", f"{god!r}; allowed: {rs.god_names}")
+        cond = str(_req(path, entry, m, "condition"))
+        mm = re.fullmatch(r"\s*([a-z]+)\((\d+)\)\s*", cond)
+        if not mm or mm.group(1) not in E.MISSION_NAMES:
+            _err(path, entry, "condition", f"{cond!r}; allowed: {[n + '(a)' for n in E.MISSION_NAMES]}")
+        glory = _int(path, entry, "glory", m.get("glory", 0), 0, 100)
+        reward = _req(path, entry, m, "reward")
+        if reward not in rs.card_names:
+            _err(path, entry, "reward", f"{reward!r}; allowed: a card of {rs.card_file}")
+        out[rs.god_names.index(god)] = (E.MISSION_NAMES.index(mm.group(1)), int(mm.group(2)), glory,
+                                        rs.card_names.index(reward))
+    return favour, out

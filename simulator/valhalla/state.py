@@ -46,6 +46,7 @@ VSTATE_DTYPE = np.dtype([
     ("hand_n", np.int16, (P5,)),
     ("saved", np.int16, (P5, 8)),  # cards on the clan symbol (kept from the last age)
     ("saved_n", np.int16, (P5,)),
+    ("rewards", np.int16, (P5, E.MAX_MISSIONS)),  # Rainbow Bridge Reward Cards: join the hand after the age-1 draft
     ("discard", np.int16, (P5, E.VH_MAX_DISCARD)),  # each clan's own discard pile
     ("discard_n", np.int16, (P5,)),
     ("deck", np.int16, (E.VH_MAX_DECK,)),
@@ -99,6 +100,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.hand_n[:] = 0
     S.saved[:, :] = -1
     S.saved_n[:] = 0
+    S.rewards[:, :] = -1
     S.discard[:, :] = -1
     S.discard_n[:] = 0
     S.deck[:] = -1
