@@ -88,9 +88,12 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
     from strategies.builtin import parse_lineup, resolve
 
     if not 2 <= players <= E.MAX_PLAYERS:
-        raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
+        raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS} (valhalla: 3..5)")
     text = lineup if lineup is not None else ",".join(["greedy"] * players)
     opts = dict(parse_option(o) for o in options or [])
+    if ruleset == "valhalla" and "gods_of_asgard" in opts:
+        raise UsageError("--module gods-of-asgard is a Blood Rage module; Blood Rage: Valhalla has its own gods "
+                         "(with --mode rainbow-bridge it applies to the Blood Rage game)")
     try:
         rs = load_ruleset(ruleset, options=opts, patch=list(patch) if patch else None)
         rs.check_players(players)
@@ -112,13 +115,23 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
 
 
 def _setup_rainbow(players, lineup, options, patch, sweep):
+    """Rainbow Bridge: options and patches go to the Valhalla game; ``blood-rage.NAME=V`` options
+    and modules (gods_of_asgard) to the Blood Rage game."""
     from simulator.rainbow import RainbowBridge, resolve_pair
     from simulator.ruleset import RulesError, load_ruleset
     from strategies.builtin import parse_lineup
     opts = dict(parse_option(o) for o in options or [])
+    base_opts = {k.split(".", 1)[1]: v for k, v in opts.items() if k.startswith("blood-rage.")}
+    if "gods_of_asgard" in opts:
+        base_opts["gods_of_asgard"] = opts["gods_of_asgard"]
+    vh_opts = {k: v for k, v in opts.items() if not k.startswith("blood-rage.") and k != "gods_of_asgard"}
+    if "start_glory" in vh_opts:
+        raise UsageError("--option start_glory: in --mode rainbow-bridge the Blood Rage placing sets the "
+                         "starting Glory (12/8/4/0)")
     try:
-        rs = RainbowBridge(load_ruleset("blood-rage"),
-                           load_ruleset("valhalla", options=opts, patch=list(patch) if patch else None))
+        rs = RainbowBridge(load_ruleset("blood-rage", options=base_opts),
+                           load_ruleset("valhalla", options=vh_opts, patch=list(patch) if patch else None))
+        rs.options = {"valhalla": rs.valhalla.options, "blood-rage": rs.base.options}
         rs.check_players(players)
         rs = rs.with_sweep(sweep)
     except RulesError as exc:
@@ -225,10 +238,13 @@ def _meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep
         "options": rs.options, "option_args": list(option_args), "seed": seed, "players": players,
         "lineup": names, "rotate": rotate, "games": games, "batch_size": batch_size,
         "card_file_sha256": rs.card_file_sha256, "patch": rs.patch_file, "patch_sha256": rs.patch_sha256,
-        "draft_rules": None, "keep_rows": keep_rows,
+        "draft_rules": None, "keep_rows": keep_rows, "sweep": getattr(rs, "sweep", None),
+        "mode": "rainbow-bridge" if getattr(rs, "engine", "") == "rainbow-bridge" else None,
         "started": _now(), "finished": None, "status": "running", "games_done": 0,
     }
-    m.update(extra)
+    if getattr(rs, "engine", "") == "rainbow-bridge":  # the Blood Rage game's cards too
+        m["base_card_file_sha256"] = rs.base.card_file_sha256
+    m.update({k: v for k, v in extra.items() if k not in ("sweep", "mode")})
     return m
 
 
@@ -614,6 +630,8 @@ def ablate(
         rs, names, pols, option = _paired_setup(players, lineup, option, module, ruleset, games, seed,
                                                 batch_size, out, force, threads)
         from simulator.ruleset import RulesError
+        if age and getattr(rs, "engine", "") == "valhalla":
+            _fail("--age: Blood Rage: Valhalla has one deck (cards have no age); drop --age")
         try:
             ids = [i for i in rs.card_ids(card) if not age or int(rs.tables.card_age[i]) in age]
             if not ids:

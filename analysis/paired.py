@@ -79,7 +79,8 @@ def paired_table(sums: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def unpaired_diff(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], alpha: float = 0.05) -> pd.DataFrame:
     """B - A difference of win rate per group of ``keys`` from two rate tables (columns keys, n,
     wins, win_rate, mean_glory): two-proportion z-test, Benjamini–Hochberg p_adj and Holm
-    p_holm over the rows, 95% Newcombe-style Wald interval of the difference."""
+    p_holm over the rows, 95% Newcombe-style Wald interval of the difference. Rows with fewer
+    than SMALL_N clans in either arm are kept, flagged ``small`` and not tested (p = 1; R42)."""
     from statsmodels.stats.multitest import multipletests
     m = ta[keys + ["n", "wins", "win_rate", "mean_glory"]].merge(
         tb[keys + ["n", "wins", "win_rate", "mean_glory"]], on=keys, how="outer", suffixes=("_a", "_b"))
@@ -95,14 +96,16 @@ def unpaired_diff(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], alpha: fl
     m["win_rate_a"], m["win_rate_b"], m["d_win"] = ra, rb, diff
     m["ci_low"], m["ci_high"] = diff - z95 * se, diff + z95 * se
     z, p = agg.two_proportion_z(m["wins_b"], nb, m["wins_a"], na)
-    m["z"], m["p_value"] = z, p
+    small = (na < agg.SMALL_N) | (nb < agg.SMALL_N)
+    p = np.where(small, 1.0, p)
+    m["z"], m["p_value"], m["small"] = z, p, small
     m["p_adj"] = multipletests(p, method="fdr_bh")[1] if len(m) else []
     m["p_holm"] = multipletests(p, method="holm")[1] if len(m) else []
     m["significant"] = m["p_adj"] < alpha
     m["d_glory"] = m["mean_glory_b"] - m["mean_glory_a"]
     m["n_a"], m["n_b"] = m["n_a"].astype(np.int64), m["n_b"].astype(np.int64)
     return m[keys + ["n_a", "n_b", "win_rate_a", "win_rate_b", "d_win", "ci_low", "ci_high", "z", "p_value",
-                     "p_adj", "p_holm", "significant", "d_glory"]]
+                     "p_adj", "p_holm", "significant", "d_glory", "small"]]
 
 
 def _iwd_var(t: pd.DataFrame) -> np.ndarray:

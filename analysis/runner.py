@@ -122,7 +122,8 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
 
 
 RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games",
-               "card_file_sha256", "patch_sha256", "draft_rules")  # not batch_size: sums do not depend on it
+               "card_file_sha256", "patch_sha256", "draft_rules", "sweep", "mode",
+               "base_card_file_sha256")  # not batch_size: sums do not depend on it
 
 
 def check_resume(out: Path, meta: dict) -> dict:

@@ -436,7 +436,7 @@ class Stats:
         for k, df in self.tables.items():
             df.to_parquet(new / f"{k}.parquet", index=False)
             sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
-        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-2", "games": self.games,
+        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-3", "games": self.games,
                                                    "sha256": sha}, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
         if cur.exists():
@@ -454,8 +454,11 @@ class Stats:
             d = Path(run_dir) / f"{STATS_DIR}.new"  # stopped between the two renames of save()
         mp = d / "meta.json"
         meta = read_json_object(mp, StatsError)
-        if meta.get("format") != "volva-stats-2":
-            raise StatsError(f"{mp}: not a Volva stats file (expected format volva-stats-2)")
+        if meta.get("format") != "volva-stats-3":
+            got = meta.get("format")
+            raise StatsError(f"{mp}: not a Volva stats file of this version (format {got!r}, expected volva-stats-3)"
+                             + ("; re-run the experiment with this version" if str(got).startswith("volva-stats")
+                                else ""))
         import hashlib
         if not isinstance(meta.get("games"), int) or not isinstance(meta.get("sha256"), dict):
             raise StatsError(f"{mp}: not a Volva stats file (expected 'games' and 'sha256')")

@@ -94,12 +94,14 @@ def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
     ci = tabs.get("card_iwd")
     if ci is not None and len(ci):
         t = Table(title=f"Largest moves: a card's improvement when drafted (IWD = win rate drafted − not drafted, "
-                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows)",
+                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows; "
+                        "rows under 100 clans only in the CSV)",
                   title_justify="left")
         for c in ("strategy", "age", "card", "ATA base", "ATA variant", "IWD base", "IWD variant", "Δ IWD",
                   "95% CI", "p_adj", "flag"):
             t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
-        for _, r in ci.head(top).iterrows():
+        shown = ci[~ci["small"].astype(bool)] if "small" in ci else ci  # small rows are in the CSV, untested
+        for _, r in shown.head(top).iterrows():
             t.add_row(str(r.strategy), str(r.age), str(r.card), f"{r.ata_a:.2f}", f"{r.ata_b:.2f}",
                       f"{r.iwd_a:+.4f}", f"{r.iwd_b:+.4f}", f"{r.d_iwd:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
                       f"{r.p_adj:.2g}", "*" if r.significant else "")
@@ -108,10 +110,14 @@ def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
                      ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
         if k not in tabs or not len(tabs[k]):
             continue
-        df = tabs[k].dropna(subset=["d_win"]).sort_values("p_value").head(top)
+        df = tabs[k].dropna(subset=["d_win"])
+        if "small" in df:
+            df = df[~df["small"].astype(bool)]  # shown in the CSV, not tested
+        df = df.sort_values("p_value").head(top)
         keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
         t = Table(title=f"Largest moves: {label} (two-proportion z, Benjamini–Hochberg over "
-                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05)", title_justify="left")
+                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05; rows under 100 clans only in the CSV)",
+                  title_justify="left")
         for c in keys + ["n base", "n variant", "base", "variant", "Δ", "95% CI", "p_adj", "flag"]:
             t.add_column(c, justify="left" if c in keys else "right", no_wrap=True)
         for _, r in df.iterrows():

@@ -437,7 +437,9 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     add("stat_paths.png", "Stat paths",
         plot_stat_paths(sp["levels"], sp["first_two"], focal, focal_rate, out_dir / "stat_paths.png"),
         f"{focal} clans. Left: final track levels (R = Rage, A = Axes, H = Horns; step 1..6), the 15 most "
-        "frequent. Right: the order of the first two stat raises (quests and pillage rewards raise stats).")
+        "frequent. Right: the order of the first two stat raises ("
+        + ("quests, contest rewards, god tiles and cards raise stats)." if str(meta.get("ruleset")) in
+           ("valhalla", "rainbow-bridge") else "quests and pillage rewards raise stats)."))
     cards_tab = res["cards"]
     if cards_tab is not None and len(cards_tab):
         fc = cards_tab[cards_tab["strategy"] == focal]
@@ -551,9 +553,11 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                 return s + (f"<p class='note'>{e(note)}</p>" if note else "")
         return ""
 
+    vh = str(meta.get("ruleset")) in ("valhalla", "rainbow-bridge")
+    strat = res["strategy"].rename(columns={"figures_at_ragnarok": "figures_at_prove_valor"}) if vh else res["strategy"]
     parts += ["<h2>Strategies</h2>", fig_block("strategy_summary.png"),
-              _fmt_table(res["strategy"], _RATE_PCT, {**_RATE_FL, "figures_at_ragnarok": ".2f",
-                                                      "legendary": ".2f"}),
+              _fmt_table(strat, _RATE_PCT, {**_RATE_FL, "figures_at_ragnarok": ".2f", "figures_at_prove_valor": ".2f",
+                                            "legendary": ".2f"}),
               fig_block("head_to_head.png"),
               "<h3>By player count</h3>", _fmt_table(res["players"], _RATE_PCT, _RATE_FL),
               "<h2>Seats</h2>", fig_block("seat_advantage.png"),
@@ -578,7 +582,9 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                      "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
                      "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
                      "two-proportion z-test; played = used in a battle, as an upgrade or as a quest; kept = "
-                     "carried over at Discard; glory_* = mean final Glory of those clans.</p>")
+                     + ("kept on the clan symbol for the next age (Valhalla: age = the age of use)"
+                        if str(meta.get("ruleset")) in ("valhalla", "rainbow-bridge") else "carried over at Discard")
+                     + "; glory_* = mean final Glory of those clans.</p>")
         cs = cs.sort_values("iwd", ascending=False)
         parts.append(_fmt_table(cs, ("win_rate_drafted", "ci_low", "ci_high", "iwd", "win_rate_played",
                                      "win_rate_kept"),

@@ -481,4 +481,6 @@ VOPT_TIE_BREAK = 0  #: 0 rage, 1 shared
 VOPT_MAX_ACTIONS = 1  #: safety cap on turns in one Action phase
 VOPT_GLORY_REWARD = 2  #: the "+5 Glory" region reward
 VOPT_CALL_ONE = 3  #: 1: Call to Battle moves at most one figure (DIGEST §3.2); 0: any number
-N_VOPTS = 4
+VOPT_VALOR_TIE = 4  #: Prove Valor tie: 0 tied (the tied clans score), 1 all (every clan there scores)
+N_VOPTS = 5
+VALOR_TIE_NAMES = ("tied", "all")

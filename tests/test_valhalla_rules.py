@@ -515,3 +515,19 @@ def test_effects_destroy_save_steal_elite(rs):
     assert fig_str_nb(T, S, 0, EL0) == 1 + int(T.card_a[el, 0]) and fig_str_nb(T, S, 0, W0) == 1
     S.loc[0, [EL0, W0]] = GLAD
     assert str_in_nb(T, S, 0, GLAD) == 2 + int(T.card_a[el, 0])
+
+
+def test_prove_valor_tie_options(rs):
+    """RB "Prove Valor Phase" note (rulings R53): with valor_tie = "tied" (default) a smaller clan in
+    a tied region keeps its figures; with "all" it scores its own figures too."""
+    for mode, third in (("tied", 0), ("all", 3)):
+        t = rs.tables_arr.copy()
+        t[0].opts[E.VOPT_VALOR_TIE] = E.VALOR_TIE_NAMES.index(mode)
+        S = bare(rs)
+        S.loc[0, [W0, W1]] = VALH
+        S.loc[1, [W0, W1]] = VALH
+        S.loc[2, W0] = VALH
+        V.valor_phase_nb(t[0], S)
+        assert S.glory[0, E.G_VALOR] == S.glory[1, E.G_VALOR] == 6
+        assert S.glory[2, E.G_VALOR] == third
+        assert (S.loc[2, W0] == VALH) == (mode == "tied")

@@ -7,7 +7,7 @@ from numba import njit
 
 from .. import enums as E
 from ..rng import rand_int_nb, shuffle_nb
-from .board import (add_glory_nb, card_op_sum_nb, contestable_nb, count_in_nb, deck_bottom_nb, draw_nb,
+from .board import (add_glory_nb, card_has_op_nb, card_op_sum_nb, contestable_nb, count_in_nb, deck_bottom_nb, draw_nb,
                     fig_str_nb, free_base_nb, free_slot_nb, hand_add_nb, hand_take_nb, has_enemy_nb,
                     is_common_nb, note_fired_nb, raise_stat_nb, sheet_sum_nb, str_in_nb, total_glory_nb)
 from .policy import (battle_card_nb, call_choice_nb, card_worth_nb, choose_action_nb, choose_stat_nb,
@@ -347,18 +347,23 @@ def battle_effects_nb(T, S, p, r, op):
 
 
 @njit(cache=True)
-def _fire(T, S, p, r, op, amount):
-    """Log and count the cards behind an effect that acted (the revealed card or the Monsters)."""
+def _fire(T, S, p, r, op, mult):
+    """Log and count each card behind an effect that acted (the revealed card, the upgrades, the
+    fighting Monsters), each with its own amount: its argument x ``mult`` (the argument alone for
+    mult = 1; ``mult`` for argument-less opcodes)."""
     c = S.played[p]
-    if c >= 0 and T.card_type[c] == E.VCT_BATTLE and card_op_sum_nb(T, c, op) > 0:
-        note_fired_nb(S, c, p, op, amount)
+    if c >= 0 and T.card_type[c] == E.VCT_BATTLE and card_has_op_nb(T, c, op):
+        note_fired_nb(S, c, p, op, max(card_op_sum_nb(T, c, op), 1) * mult)
+    battle_op = op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR
     for k in range(E.VH_N_SLOTS):
         x = S.slot[p, k]
-        if x >= 0 and S.slot_quest[p, k] == 0 and T.card_type[x] != E.VCT_MONSTER and card_op_sum_nb(T, x, op) > 0:
-            note_fired_nb(S, x, p, op, amount)
+        if x >= 0 and S.slot_quest[p, k] == 0 and not (battle_op and T.card_type[x] == E.VCT_MONSTER) \
+                and card_has_op_nb(T, x, op):
+            note_fired_nb(S, x, p, op, max(card_op_sum_nb(T, x, op), 1) * mult)
     for k in range(E.VH_N_MONSTERS):
-        if S.loc[p, E.VH_FIG_MONSTER0 + k] == r and card_op_sum_nb(T, S.mon_card[p, k], op) > 0:
-            note_fired_nb(S, S.mon_card[p, k], p, op, amount)
+        x = S.mon_card[p, k]
+        if x >= 0 and S.loc[p, E.VH_FIG_MONSTER0 + k] == r and card_has_op_nb(T, x, op):
+            note_fired_nb(S, x, p, op, max(card_op_sum_nb(T, x, op), 1) * mult)
 
 
 @njit(cache=True)
@@ -397,7 +402,7 @@ def battle_nb(T, S, c, r, kinds, params):
         n = battle_effects_nb(T, S, q, r, E.VOP_DESTROY_ENEMY)
         if n <= 0:
             continue
-        _fire(T, S, q, r, E.VOP_DESTROY_ENEMY, n)
+        _fire(T, S, q, r, E.VOP_DESTROY_ENEMY, 1)
         for x in range(P):
             if x == q or not part[x]:
                 continue
@@ -472,15 +477,15 @@ def battle_nb(T, S, c, r, kinds, params):
 def _win_effects_nb(T, S, w, r, kinds, params):
     g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_ON_WIN)
     if g > 0:
-        _fire(T, S, w, r, E.VOP_GLORY_ON_WIN, g)
+        _fire(T, S, w, r, E.VOP_GLORY_ON_WIN, 1)
         add_glory_nb(S, w, g, E.G_CARDS)
     g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_PER_KILL) * S.kills_now[w]
     if g > 0:
-        _fire(T, S, w, r, E.VOP_GLORY_PER_KILL, g)
+        _fire(T, S, w, r, E.VOP_GLORY_PER_KILL, S.kills_now[w])
         add_glory_nb(S, w, g, E.G_CARDS)
     g = battle_effects_nb(T, S, w, r, E.VOP_RAGE_ON_WIN)
     if g > 0:
-        _fire(T, S, w, r, E.VOP_RAGE_ON_WIN, g)
+        _fire(T, S, w, r, E.VOP_RAGE_ON_WIN, 1)
         S.rage[w] += g
     n = _count_op_nb(T, S, w, r, E.VOP_RAISE_ON_WIN)  # no argument: count the sources
     for k in range(n):
@@ -488,10 +493,10 @@ def _win_effects_nb(T, S, w, r, kinds, params):
         if st >= 0:
             raise_stat_nb(S, w, st, RAISE_CARD)
     if n > 0:
-        _fire(T, S, w, r, E.VOP_RAISE_ON_WIN, n)
+        _fire(T, S, w, r, E.VOP_RAISE_ON_WIN, 1)
     g = battle_effects_nb(T, S, w, r, E.VOP_DRAW_ON_WIN)
     if g > 0:
-        _fire(T, S, w, r, E.VOP_DRAW_ON_WIN, g)
+        _fire(T, S, w, r, E.VOP_DRAW_ON_WIN, 1)
         for k in range(g):
             x = draw_nb(S)
             if x >= 0:
@@ -522,17 +527,17 @@ def _count_op_nb(T, S, p, r, op):
 def _lose_effects_nb(T, S, q, w, r):
     g = battle_effects_nb(T, S, q, r, E.VOP_GLORY_ON_LOSE)
     if g > 0:
-        _fire(T, S, q, r, E.VOP_GLORY_ON_LOSE, g)
+        _fire(T, S, q, r, E.VOP_GLORY_ON_LOSE, 1)
         add_glory_nb(S, q, g, E.G_CARDS)
     g = battle_effects_nb(T, S, q, r, E.VOP_RAGE_ON_LOSE)
     if g > 0:
-        _fire(T, S, q, r, E.VOP_RAGE_ON_LOSE, g)
+        _fire(T, S, q, r, E.VOP_RAGE_ON_LOSE, 1)
         S.rage[q] += g
     g = battle_effects_nb(T, S, q, r, E.VOP_STEAL_ON_LOSE)
     if g > 0 and w >= 0:
         g = min(g, max(total_glory_nb(S, w), 0))
         if g > 0:
-            _fire(T, S, q, r, E.VOP_STEAL_ON_LOSE, g)
+            _fire(T, S, q, r, E.VOP_STEAL_ON_LOSE, 1)
             _take_glory_nb(S, w, g)
             add_glory_nb(S, q, g, E.G_CARDS)
             log_nb(S, E.VEV_STEAL, q, g, w, 0, 0, 0)
@@ -628,7 +633,7 @@ def reward_nb(T, S, c, r, losers, kinds, params):
         for k in range(E.VH_N_SLOTS):
             x = S.slot[c, k]
             if x >= 0 and S.slot_quest[c, k] == 0 and card_op_sum_nb(T, x, E.VOP_CONTEST_GLORY) > 0:
-                note_fired_nb(S, x, c, E.VOP_CONTEST_GLORY, cg)
+                note_fired_nb(S, x, c, E.VOP_CONTEST_GLORY, card_op_sum_nb(T, x, E.VOP_CONTEST_GLORY))
         add_glory_nb(S, c, cg, E.G_CARDS)
 
 
@@ -832,7 +837,7 @@ def quest_phase_nb(T, S, kinds, params):
                     for j in range(E.VH_N_SLOTS):
                         x = S.slot[p, j]
                         if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, E.VOP_QUEST_GLORY) > 0:
-                            note_fired_nb(S, x, p, E.VOP_QUEST_GLORY, qg)
+                            note_fired_nb(S, x, p, E.VOP_QUEST_GLORY, card_op_sum_nb(T, x, E.VOP_QUEST_GLORY))
                     add_glory_nb(S, p, qg, E.G_CARDS)
             log_nb(S, E.VEV_QUESTRES, p, c, 1 if met else 0, g, 0, 0)
             S.slot[p, k] = -1
@@ -844,7 +849,8 @@ def quest_phase_nb(T, S, kinds, params):
 def valor_phase_nb(T, S):
     """Prove Valor Phase: in Valhalla and each region with a god, the clan(s) with the most
     figures (not STR) remove all their figures there to the Feast Hall and gain 3/4/5 Glory per
-    figure by age (ties: every tied clan)."""
+    figure by age. A tie: every tied clan scores (option valor_tie = "all": every clan there
+    scores its own figures; rulings R53)."""
     P = S.gs[G_NP]
     vg = T.valor_glory[S.gs[G_AGE] - 1]
     for p in range(P):
@@ -855,25 +861,33 @@ def valor_phase_nb(T, S):
         if not (r == T.valhalla or S.god_at[r] >= 0):
             continue
         m = 0
+        n_top = 0
         for p in range(P):
-            m = max(m, count_in_nb(S, p, r))
+            c = count_in_nb(S, p, r)
+            if c > m:
+                m, n_top = c, 1
+            elif c == m and c > 0:
+                n_top += 1
         if m == 0:
             continue
+        every = n_top > 1 and T.opts[E.VOPT_VALOR_TIE] == 1
         for p in range(P):
-            if count_in_nb(S, p, r) != m:
+            cnt = count_in_nb(S, p, r)
+            if cnt != m and not (every and cnt > 0):
                 continue
-            log_nb(S, E.VEV_VALOR, p, r, m, vg * m, 0, 0)
+            # cnt: the majority's count, or (valor_tie = all, after a tie) the clan's own figures
+            log_nb(S, E.VEV_VALOR, p, r, cnt, vg * cnt, 1 if n_top > 1 else 0, 0)
             for f in range(E.VH_NFIG):
                 if S.loc[p, f] == r:
                     remove_fig_nb(T, S, p, f, E.VH_LOC_FEAST)
-            add_glory_nb(S, p, vg * m, E.G_VALOR)
+            add_glory_nb(S, p, vg * cnt, E.G_VALOR)
             extra = sheet_sum_nb(T, S, p, E.VOP_VALOR_GLORY)
             if extra > 0:
                 for j in range(E.VH_N_SLOTS):
                     x = S.slot[p, j]
                     if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, E.VOP_VALOR_GLORY) > 0:
-                        note_fired_nb(S, x, p, E.VOP_VALOR_GLORY, extra * m)
-                add_glory_nb(S, p, extra * m, E.G_CARDS)
+                        note_fired_nb(S, x, p, E.VOP_VALOR_GLORY, card_op_sum_nb(T, x, E.VOP_VALOR_GLORY) * cnt)
+                add_glory_nb(S, p, extra * cnt, E.G_CARDS)
 
 
 @njit(cache=True)
@@ -891,7 +905,7 @@ def release_nb(T, S):
                     if S.loc[q, f] == E.VH_LOC_KILL0 - p:
                         n += 1
             if n > 0:
-                _fire_sheet(T, S, p, E.VOP_KILL_GLORY, kg * n)
+                _fire_sheet(T, S, p, E.VOP_KILL_GLORY, n)
                 add_glory_nb(S, p, kg * n, E.G_CARDS)
         if fg > 0:
             n = 0
@@ -899,7 +913,7 @@ def release_nb(T, S):
                 if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
                     n += 1
             if n > 0:
-                _fire_sheet(T, S, p, E.VOP_FALLEN_GLORY, fg * n)
+                _fire_sheet(T, S, p, E.VOP_FALLEN_GLORY, n)
                 add_glory_nb(S, p, fg * n, E.G_CARDS)
     for p in range(P):
         n = 0
@@ -912,11 +926,12 @@ def release_nb(T, S):
 
 
 @njit(cache=True)
-def _fire_sheet(T, S, p, op, amount):
+def _fire_sheet(T, S, p, op, mult):
+    """Log each upgrade on clan p's sheet whose opcode op acted: its argument x mult."""
     for j in range(E.VH_N_SLOTS):
         x = S.slot[p, j]
         if x >= 0 and S.slot_quest[p, j] == 0 and card_op_sum_nb(T, x, op) > 0:
-            note_fired_nb(S, x, p, op, amount)
+            note_fired_nb(S, x, p, op, card_op_sum_nb(T, x, op) * mult)
 
 
 @njit(cache=True)

@@ -188,6 +188,13 @@ def valor_region_nb(T, S, p, params):
             n = count_in_nb(S, p, src)
             if n == 0:
                 continue
+            if S.god_at[src] >= 0 or src == T.valhalla:  # do not leave a Prove Valor majority it holds
+                top_src = 0
+                for q in range(S.gs[G_NP]):
+                    if q != p:
+                        top_src = max(top_src, count_in_nb(S, q, src))
+                if n >= top_src:
+                    continue
             tot = mine + n
             if tot < top:
                 continue
@@ -220,7 +227,7 @@ def choose_action_nb(T, S, p, kind, params, out):
         if slot < 0:
             break
         if t == E.VCT_QUEST:
-            s = 3.5 if rage > 2 else 8.0  # free, but no action at 0 Rage: commit before running out
+            s = 5.0 if rage > 2 else 8.0  # free, but no action at 0 Rage: commit early
         elif t == E.VCT_BATTLE:
             continue
         else:

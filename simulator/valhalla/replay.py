@@ -16,6 +16,13 @@ def _fig(f: int) -> str:
     return f"Monster #{f - E.VH_FIG_MONSTER0 + 1}"
 
 
+def figure_label(rs, S, q: int, f: int) -> str:
+    """'Elite #1', 'Warrior #3', or the Monster's card name."""
+    if f >= E.VH_FIG_MONSTER0 and 0 <= q < S.mon_card.shape[0] and S.mon_card[q, f - E.VH_FIG_MONSTER0] >= 0:
+        return rs.card_names[int(S.mon_card[q, f - E.VH_FIG_MONSTER0])]
+    return _fig(f)
+
+
 def format_event(rs, row, names: list[str], S) -> str | None:
     """One log row -> a line of text (None for rows not shown)."""
     ev, age, p, a, b, c, d, e = (int(x) for x in row)
@@ -80,7 +87,8 @@ def format_event(rs, row, names: list[str], S) -> str | None:
         why = ("reward", "quest", "card")[c]
         return f"  {who} raises {stat[a]} to step {b + 1} ({why})"
     if ev == E.VEV_VALOR:
-        return f"Prove Valor in {loc(a)}: {who} has the majority, {b} figure(s) to the Feast Hall, +{c} Glory"
+        how = "ties for the majority" if d else "has the majority"
+        return f"Prove Valor in {loc(a)}: {who} {how}, {b} figure(s) to the Feast Hall, +{c} Glory"
     if ev == E.VEV_RELEASE:
         return f"{who}: {a} figure(s) released to the reserve"
     if ev == E.VEV_KEEP:
@@ -114,10 +122,25 @@ def game_text(rs, S, names: list[str], header: str) -> str:
         f"{rs.region_names[i]} {E.VH_REWARD_NAMES[int(S.reward[i])]}" for i in range(len(rs.region_names))))
     if S.glory[:len(names), E.G_START].any():
         lines.append("Starting Glory: " + ", ".join(f"{n} {int(S.glory[i, E.G_START])}" for i, n in enumerate(names)))
-    for row in S.log[: S.gs[G_LOG_N]]:
+    rows = S.log[: S.gs[G_LOG_N]]
+    i = 0
+    while i < len(rows):
+        row = rows[i]
+        if row[0] == E.VEV_MARCH:  # one March action: its figures on one line
+            j = i
+            while j + 1 < len(rows) and rows[j + 1][0] == E.VEV_MARCH and rows[j + 1][2] == row[2] \
+                    and rows[j + 1][4] == row[4]:
+                j += 1
+            moves = ", ".join(f"{figure_label(rs, S, int(rows[k][2]), int(rows[k][3]))} -> "
+                              f"{rs.loc_label(int(rows[k][5]))}" for k in range(i, j + 1))
+            who = names[int(row[2])]
+            lines.append(f"{who} marches from {rs.loc_label(int(row[4]))}: {moves}")
+            i = j + 1
+            continue
         t = format_event(rs, row, names, S)
         if t is not None:
             lines.append(t)
+        i += 1
     if S.gs[G_LOG_LOST]:
         lines.append(f"(log full: {int(S.gs[G_LOG_LOST])} later events not shown)")
     if S.gs[G_CAPPED]:

@@ -63,6 +63,7 @@ OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
            "max_actions_per_phase": (E.VOPT_MAX_ACTIONS, "int", (10, 100000)),
            "call_one": (E.VOPT_CALL_ONE, "bool", None),
            "rb_missions": (None, "bool", None),
+           "valor_tie": (E.VOPT_VALOR_TIE, "choice", E.VALOR_TIE_NAMES),
            "start_glory": (None, "list", None)}
 
 
@@ -269,38 +270,43 @@ def load_rules(path: Path, options: dict | None):
         _err(path, "age", "valor_glory", f"{vg!r}; allowed: a list of 3 integers")
     out["valor_glory"] = [_int(path, "age", "valor_glory", v, 0, 100) for v in vg]
     opts = dict(_req(path, "rules", r, "options"))
-    for k, v in (options or {}).items():
-        if k not in OPTIONS:
-            raise RulesError(f"--option {k}: unknown option for valhalla; allowed: {sorted(OPTIONS)}")
-        opts[k] = v
-    vec = np.zeros(E.N_VOPTS, np.int32)
     for k in OPTIONS:
         if k not in opts:
             _err(path, "options", k, "missing")
-    for k, v in opts.items():
+    vec = np.zeros(E.N_VOPTS, np.int32)
+    src = {k: path for k in opts}
+    for k, v in (options or {}).items():  # command-line (or experiment) overrides
         if k not in OPTIONS:
-            _err(path, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
+            raise RulesError(f"--option {k}: unknown option for valhalla; allowed: {sorted(OPTIONS)}")
+        opts[k], src[k] = v, "--option"
+    for k, v in opts.items():
+        where = src[k]
+        if k not in OPTIONS:
+            _err(where, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
         idx, kind, allowed = OPTIONS[k]
         if kind == "int":
-            vec[idx] = _int(path, "options", k, v, *allowed)
+            vec[idx] = _int(where, "options", k, v, *allowed)
         elif kind == "bool":
             if not isinstance(v, bool):
-                _err(path, "options", k, f"got {v!r}; allowed: true, false")
+                _err(where, "options", k, f"got {v!r}; allowed: true, false")
             if idx is not None:
                 vec[idx] = int(v)
         elif kind == "choice":
             if v not in allowed:
-                _err(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+                _err(where, "options", k, f"got {v!r}; allowed: {list(allowed)}")
             vec[idx] = allowed.index(v)
-        else:  # start_glory
-            if isinstance(v, str):
+        else:  # start_glory: a list, or "12/8/4/0"
+            items = v.split("/") if isinstance(v, str) else v
+            if not isinstance(items, list) or not 1 <= len(items) <= E.MAX_PLAYERS:
+                _err(where, "options", k, f"got {v!r}; allowed: 1..{E.MAX_PLAYERS} integers 0..1000, "
+                     "one per seat, written 12/8/4/0")
+            vals = []
+            for x in items:
                 try:
-                    v = [int(x) for x in v.split("/")]
+                    x = int(x) if isinstance(x, str) else x
                 except ValueError:
-                    v = None
-            if not isinstance(v, list) or not 1 <= len(v) <= E.MAX_PLAYERS:
-                _err(path, "options", k, f"got {v!r}; allowed: up to {E.MAX_PLAYERS} integers (e.g. 12/8/4/0)")
-            vals = [_int(path, "options", k, x, 0, 1000) for x in v]
+                    _err(where, "options", k, f"item {x!r} of {v!r}; allowed: integers 0..1000 (e.g. 12/8/4/0)")
+                vals.append(_int(where, "options", k, x, 0, 1000))
             out["start_glory"] = vals + [0] * (E.MAX_PLAYERS - len(vals))
             opts[k] = vals
     vec[E.VOPT_GLORY_REWARD] = out["glory_reward"]

@@ -43,6 +43,11 @@ from .state import G_AGE, G_LOG_N, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
 ACTIONS = ("contest", "summon", "march", "upgrade", "quest")
+TOP_KEYS = ("ruleset", "players", "age", "seed", "gods", "tokens", "rewards", "clan", "step", "expect")
+CLAN_KEYS = ("strategy", "stats", "rage", "glory", "hand", "upgrades", "quests", "figures")
+STEP_KEYS = {"contest": ("clan", "action", "region"), "summon": ("clan", "action", "region", "figure"),
+             "march": ("clan", "action", "region", "moves"), "upgrade": ("clan", "action", "card"),
+             "quest": ("clan", "action", "card")}
 
 
 class VScenario:
@@ -61,6 +66,17 @@ class VScenario:
             self.fail(field, f"{v!r}; expected a string or a list of strings")
         return v
 
+    def keys(self, field, d, allowed):
+        """Refuse unknown keys (with the closest allowed one)."""
+        import difflib
+        if not isinstance(d, dict):
+            self.fail(field, f"{d!r}; expected a table")
+        for k in d:
+            if k not in allowed:
+                close = difflib.get_close_matches(k, allowed, n=1)
+                self.fail(f"{field + '.' if field else ''}{k}", "unknown field" + (
+                    f" (did you mean '{close[0]}'?)" if close else f"; allowed: {list(allowed)}"))
+
     def region(self, field, name):
         if name not in self.r.region_names:
             self.fail(field, f"{name!r}; allowed: {self.r.region_names}")
@@ -75,6 +91,7 @@ class VScenario:
 
     def build(self):
         d, T = self.d, self.T
+        self.keys("", d, TOP_KEYS)
         P = d.get("players", 4)
         if not isinstance(P, int) or not 3 <= P <= 5:
             self.fail("players", f"{P!r}; allowed: 3..5")
@@ -115,6 +132,7 @@ class VScenario:
     def build_clan(self, p, c):
         S, T = self.S, self.T
         F = f"clan[{p}]"
+        self.keys(F, c, CLAN_KEYS)
         st = c.get("stats", {})
         for k, v in st.items():
             if k not in E.STAT_NAMES or not isinstance(v, int) or not 1 <= v <= 6:
@@ -218,6 +236,10 @@ class VScenario:
         a = st.get("action")
         if a not in ACTIONS:
             self.fail(f"{F}.action", f"{a!r}; allowed: {list(ACTIONS)} (or phase = ...)")
+        self.keys(F, st, STEP_KEYS[a])
+        why = self.illegal(p, a, st)
+        if why:
+            self.fail(F, f"{a} by clan {p} is not legal: {why}")
         if a in ("contest", "summon", "march"):
             r = self.region(f"{F}.region", st.get("region"))
         if a == "contest":
@@ -239,13 +261,55 @@ class VScenario:
         else:
             cid = self.card(f"{F}.card", st.get("card"))
             ok = (V.upgrade_nb if a == "upgrade" else V.quest_nb)(T, S, p, cid)
-        if not ok:
-            self.log_lines.append(f"step {F.split('[')[1][:-1]}: {a} by clan {p} is not legal here: nothing done")
-        self.legal = getattr(self, "legal", []) + [bool(ok)]
+        if not ok:  # a case illegal() does not know: the kernel refused it
+            self.fail(F, f"{a} by clan {p} is not legal here (the engine refused it)")
+
+    def illegal(self, p, a, st) -> str:
+        """Why the step's action is not legal (rulebook "Action Phase"), '' if it is."""
+        S, T, r = self.S, self.T, self.r
+        if S.rage[p] < 1:
+            return f"clan {p} has no Rage (a clan at 0 Rage takes no action, not even a free one)"
+        if a in ("contest", "summon", "march"):
+            reg = self.region(f"step.region", st.get("region"))
+            name = r.region_names[reg]
+        if a == "contest":
+            if S.token[reg]:
+                return f"{name} holds a Region Token (it cannot be contested)"
+            if S.claimed[reg] >= 0:
+                return f"{name}'s reward was already claimed this age (by clan {int(S.claimed[reg])})"
+            if not (S.loc[p] == reg).any():
+                return f"clan {p} has no figure in {name}"
+        elif a == "summon":
+            if reg == T.valhalla:
+                return "figures may not be summoned into Valhalla"
+            if S.god_at[reg] >= 0 or S.token[reg]:
+                return f"{name} holds a {'god' if S.god_at[reg] >= 0 else 'Region Token'} (not a common region)"
+        elif a == "march":
+            for fig, to in st.get("moves", []):
+                d = self.region("step.moves", to)
+                if T.adj[reg, d] == 0:
+                    return f"{to} is not joined to {name} by a pathway"
+        else:
+            cid = self.card("step.card", st.get("card"))
+            t = int(T.card_type[cid])
+            if cid not in S.hand[p, :S.hand_n[p]]:
+                return f"{st['card']!r} is not in clan {p}'s hand"
+            if (S.slot[p] >= 0).all():
+                return f"clan {p}'s {E.VH_N_SLOTS} slots are full"
+            if a == "quest" and t != E.VCT_QUEST:
+                return f"{st['card']!r} is not a quest"
+            if a == "upgrade":
+                if t in (E.VCT_BATTLE, E.VCT_QUEST):
+                    return f"{st['card']!r} is a {E.VH_CARD_TYPE_NAMES[t]} card, not an upgrade"
+                if T.card_value[cid] > S.rage[p]:
+                    return f"it costs {int(T.card_value[cid])} Rage; clan {p} has {int(S.rage[p])}"
+                if t == E.VCT_MONSTER and (S.mon_card[p, :int(T.monster_bases)] >= 0).all():
+                    return f"clan {p} has no free Monster base"
+        return ""
 
     def result(self) -> dict:
         S, r = self.S, self.r
-        out = {"ruleset": r.name, "players": self.P, "age": int(S.gs[G_AGE]), "steps_legal": getattr(self, "legal", []),
+        out = {"ruleset": r.name, "players": self.P, "age": int(S.gs[G_AGE]),
                "claimed": {r.region_names[i]: int(S.claimed[i]) for i in range(len(r.region_names))
                            if S.claimed[i] >= 0}, "clans": [], "log": self.log_lines}
         for p in range(self.P):
