@@ -270,7 +270,7 @@ class VScenario:
         if S.rage[p] < 1:
             return f"clan {p} has no Rage (a clan at 0 Rage takes no action, not even a free one)"
         if a in ("contest", "summon", "march"):
-            reg = self.region(f"step.region", st.get("region"))
+            reg = self.region("step.region", st.get("region"))
             name = r.region_names[reg]
         if a == "contest":
             if S.token[reg]:
