@@ -41,6 +41,7 @@ def test_invariant_harness(rs, P):
     assert bad.size == 0, f"{bad.size} games violate {INV_NAMES[int(b.violation[bad[0]])]} (first: game {bad[0]})"
     assert (b.rank.min(axis=1) == 1).all() and (b.rank.max(axis=1) <= P).all()
     assert (b.n_turns > 0).all()
+    assert b.n_turns.max() < 400  # no Action phase reaches the max_actions_per_phase cap (rulings R54)
     g = np.sort(b.gods, axis=1)
     assert (g >= 0).all() and (np.diff(g, axis=1) > 0).all()  # three different gods each game
     assert (b.glory >= 0).all()

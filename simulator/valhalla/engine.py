@@ -645,6 +645,8 @@ def contest_nb(T, S, c, r, kinds, params):
     if not contestable_nb(T, S, r) or count_in_nb(S, c, r) == 0:
         return False
     log_nb(S, E.VEV_CONTEST, c, r, 0, 0, 0, 0)
+    if S.contests[c, r] < 127:
+        S.contests[c, r] += 1
     call_to_battle_nb(T, S, c, r, kinds, params)
     P = S.gs[G_NP]
     losers = np.zeros(P, np.bool_)
@@ -944,6 +946,8 @@ def end_age_nb(T, S, kinds, params):
         S.claimed[r] = -1
     for p in range(P):
         S.claims[p] = 0
+        for r in range(T.n_regions):
+            S.contests[p, r] = 0
         for i in range(S.discard_n[p]):
             hand_add_nb(S, p, S.discard[p, i])
             S.discard[p, i] = -1

@@ -118,6 +118,8 @@ def contest_score_nb(T, S, p, r, params):
     """Greedy score of contesting r now (NEG if unwise)."""
     if not contestable_nb(T, S, r) or count_in_nb(S, p, r) == 0:
         return NEG
+    if S.contests[p, r] >= 2:  # two failed contests there this age: free actions must not loop
+        return NEG
     _, my_adj = best_adjacent_nb(T, S, p, r)
     mine = str_in_nb(T, S, p, r) + my_adj + best_battle_value_nb(T, S, p)
     enemy = 0.0

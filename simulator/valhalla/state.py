@@ -61,6 +61,7 @@ VSTATE_DTYPE = np.dtype([
     ("lost_n", np.int16, (P5,)),  # figures lost in the current battle (Protect)
     ("kills_now", np.int16, (P5,)),  # enemy figures sent to this clan's kill pile in the current battle
     ("claims", np.int16, (P5,)),  # rewards claimed this age
+    ("contests", np.int8, (P5, R)),  # contests each clan started in each region this age (policy memory)
     ("rage_end", np.int16, (P5,)),
     ("path", np.int8, (P5, E.MAX_PATH)),
     ("path_n", np.int16, (P5,)),
@@ -115,6 +116,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.lost_n[:] = 0
     S.kills_now[:] = 0
     S.claims[:] = 0
+    S.contests[:, :] = 0
     S.rage_end[:] = 0
     S.path[:, :] = -1
     S.path_n[:] = 0
