@@ -363,7 +363,7 @@ def run(
 
 @app.command()
 def replay(
-    seed: int = typer.Option(..., "--seed", help="Master seed of the run."),
+    seed: int = typer.Option(1, "--seed", help="Master seed of the run (default 1, as volva run)."),
     players: int = typer.Option(4, "--players", help="Clans per game, 2..5."),
     lineup: Optional[str] = typer.Option(None, "--lineup", help="Comma-separated strategy per seat (default: all greedy)."),
     game: int = typer.Option(0, "--game", help="Game id within the run (0-based)."),

@@ -75,8 +75,11 @@ class Experiment:
         return out
 
     def option_args(self) -> list[str]:
-        out = [f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in self.options.items()]
-        return out
+        def text(v):
+            if isinstance(v, list):  # start_glory = [12, 8, 4, 0] -> 12/8/4/0
+                return "/".join(str(x) for x in v)
+            return "true" if v is True else "false" if v is False else str(v)
+        return [f"{k}={text(v)}" for k, v in self.options.items()]
 
 
 DEFAULT_EXPERIMENT = Experiment()
@@ -128,8 +131,10 @@ def load_experiment(path: Path) -> Experiment:
         kw["modules"] = list(d["modules"])
     if "options" in d:
         for k, v in d["options"].items():
-            if not isinstance(v, (bool, int, str)):
-                _bad(path, f"options.{k}", f"{v!r}; expected an integer, true/false or a string")
+            ok_list = isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+            if not isinstance(v, (bool, int, str)) and not ok_list:
+                _bad(path, f"options.{k}", f"{v!r}; expected an integer, true/false, a string or a list of "
+                     "integers (start_glory = [12, 8, 4, 0])")
         kw["options"] = dict(d["options"])
     if "patches" in d:
         ps = []

@@ -141,8 +141,14 @@ def check_resume(out: Path, meta: dict) -> dict:
         a, b = old.get(k), meta.get(k)
         if isinstance(a, dict) and isinstance(b, dict):  # name the option that differs
             for o in sorted(set(a) | set(b)):
-                if a.get(o) != b.get(o):
-                    raise ValueError(f"--resume: {p}: option '{o}' was {a.get(o)!r}, now {b.get(o)!r}; "
+                x, y = a.get(o), b.get(o)
+                if isinstance(x, dict) and isinstance(y, dict):  # Rainbow Bridge: options per game
+                    for o2 in sorted(set(x) | set(y)):
+                        if x.get(o2) != y.get(o2):
+                            raise ValueError(f"--resume: {p}: option '{o}.{o2}' was {x.get(o2)!r}, now "
+                                             f"{y.get(o2)!r}; resume with the same experiment")
+                if x != y:
+                    raise ValueError(f"--resume: {p}: option '{o}' was {x!r}, now {y!r}; "
                                      "resume with the same experiment")
         if a != b:
             raise ValueError(f"--resume: {p}: '{k}' was {a!r}, now {b!r}; resume with the same experiment")

@@ -168,8 +168,9 @@ def replay_text(rs: RainbowBridge, lineup_names, lineup, master_seed: int, game_
     rewards = rs.rewards(gods, np.asarray(S0.mission_n[:P]))
     S1 = vh_play_game(rs.valhalla, [x[1] for x in seat], int(vseeds[0]), log=True, god_plan=plan[0],
                       start=start, rewards=rewards)
-    lines = [f"Rainbow Bridge, game {game_id} (seed {master_seed}, rotation {r}): Blood Rage first, with the "
-             "missions of " + ", ".join(rs.valhalla.god_names[g] for g in gods)]
+    lines = [f"Rainbow Bridge, game {game_id} (seed {master_seed}, rotation {r}): Blood Rage first, "
+             + ("with the missions of " + ", ".join(rs.valhalla.god_names[g] for g in gods) if rs.missions()
+                else "without god missions (rb_missions = false)")]
     for row in S0.log[: S0.gs[G_LOG_N]]:
         t = format_event(base, row, names, S0)
         if t is not None:

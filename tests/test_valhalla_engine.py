@@ -373,3 +373,14 @@ def test_kernel_cache_key_covers_the_valhalla_package(tmp_path, monkeypatch):
     k0 = key()
     (dst / "valhalla" / "engine.py").write_text((dst / "valhalla" / "engine.py").read_text() + "\n# edit\n")
     assert key() != k0
+
+
+def test_experiment_start_glory_list_and_seat_count(tmp_path):
+    """An experiment may write start_glory as a list; it needs one value per seat."""
+    from analysis.experiment import load_experiment
+    p = tmp_path / "e.toml"
+    p.write_text('ruleset = "valhalla"\nplayers = 4\noptions = { start_glory = [12, 8, 4, 0] }\n')
+    exp = load_experiment(p)
+    assert exp.option_args() == ["start_glory=12/8/4/0"] and exp.lineup == ["thor", "loki", "quester", "warlord"]
+    with pytest.raises(RulesError, match="3 value\\(s\\) 12/8/4 for 4 players"):
+        load_ruleset("valhalla", options={"start_glory": "12/8/4"}).check_players(4)

@@ -438,16 +438,18 @@ def battle_nb(T, S, c, r, kinds, params):
         if not part[q] or q == w:
             continue
         saved = _count_op_nb(T, S, q, r, E.VOP_SAVE_ON_LOSE) > 0
+        n_saved = 0
         for f in range(E.VH_NFIG):
             if S.loc[q, f] == r:
                 if saved:
+                    n_saved += 1
                     remove_fig_nb(T, S, q, f, E.VH_LOC_RESERVE)
                 elif w < 0:
                     remove_fig_nb(T, S, q, f, E.VH_LOC_FEAST)
                 else:
                     destroy_fig_nb(T, S, q, f, w)
-        if saved:
-            _fire(T, S, q, r, E.VOP_SAVE_ON_LOSE, 1)
+        if n_saved > 0:
+            _fire(T, S, q, r, E.VOP_SAVE_ON_LOSE, n_saved)
     if w >= 0:
         ax = T.track[E.STAT_AXES, S.stat[w, E.STAT_AXES]]
         add_glory_nb(S, w, ax, E.G_BATTLE)

@@ -127,6 +127,10 @@ class VRuleset:
         too small for three drafts (6 cards per clan per age)."""
         if not 3 <= players <= 5:
             raise RulesError(f"players: {players}; allowed for {self.name}: 3..5 (rulebook \"Introduction\")")
+        sg = self.options.get("start_glory")
+        if isinstance(sg, list) and any(sg) and len(sg) != players:
+            raise RulesError(f"--option start_glory: {len(sg)} value(s) {'/'.join(map(str, sg))} for {players} "
+                             f"players; allowed: one per seat")
         t = self.tables
         need = int(t.deal) * players
         have = self.deck_size(players)

@@ -184,6 +184,11 @@ class VScenario:
         elif fig == "warrior":
             slots = range(E.VH_FIG_WARRIOR0, E.VH_FIG_WARRIOR0 + int(self.T.n_warriors))
         else:
+            if fig not in self.r.card_names:
+                import difflib
+                close = difflib.get_close_matches(str(fig), ["elite", "warrior"] + self.r.card_names, n=1)
+                self.fail(field, f"{fig!r}; allowed: elite, warrior or a Monster's name"
+                          + (f" (did you mean {close[0]!r}?)" if close else ""))
             cid = self.card(field, fig)
             slots = [E.VH_FIG_MONSTER0 + b for b in range(E.VH_N_MONSTERS) if S.mon_card[p, b] == cid]
             if not slots:
