@@ -84,6 +84,20 @@ class BatchOut(NamedTuple):
     missions: np.ndarray  #: int8[G, P, MAX_MISSIONS] ages each Rainbow Bridge mission was completed in (0 without)
 
 
+def new_batch_out(G: int, P: int, cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_GODS_MAX) -> BatchOut:
+    """Empty outputs of a batch of G games x P seats (the kernels fill them); ``cards``,
+    ``gods`` and ``god_powers`` size the fired, gods and god_fired arrays (Valhalla: 256, 3, 8)."""
+    return BatchOut(
+        glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
+        path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
+        picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
+        n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
+        fired=np.zeros((G, cards), np.int16), gods=np.full((G, gods), -1, np.int8),
+        god_fired=np.zeros((G, god_powers), np.int16), board_rag=np.zeros((G, P), np.int16),
+        uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
+    )
+
+
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
     """[(POL_* kind, float64[N_PARAMS] params)] per seat -> (int8[P], float64[P, N_PARAMS])."""
     kinds = np.array([k for k, _ in lineup], np.int8)
@@ -112,16 +126,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
         raise ValueError(f"players: {P}; allowed: 2..{E.MAX_PLAYERS}")
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
-    G = len(seeds)
-    out = BatchOut(
-        glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
-        path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
-        picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
-        n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
-        fired=np.zeros((G, E.MAX_CARDS), np.int16), gods=np.full((G, 2), -1, np.int8),
-        god_fired=np.zeros((G, E.N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
-        uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
-    )
+    out = new_batch_out(len(seeds), P)
     play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
     return out
 

@@ -112,3 +112,16 @@ def patch_list(patch) -> list[tuple[Path, dict | None]]:
     items = patch if isinstance(patch, (list, tuple)) and not (len(patch) == 2 and isinstance(patch[1], dict)) \
         else [patch]
     return [(Path(x[0]), x[1]) if isinstance(x, tuple) else (Path(x), None) for x in items]
+
+
+def patches_sha256(patch) -> str | None:
+    """SHA-256 over the card patches (file bytes, or the JSON of an inline table), None without."""
+    items = patch_list(patch)
+    if not items:
+        return None
+    import hashlib
+    import json
+    h = hashlib.sha256()
+    for pp, pdata in items:
+        h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
+    return h.hexdigest()

@@ -586,14 +586,8 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
                               prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca, **gods))
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    from .patches import patch_list
+    from .patches import patch_list, patches_sha256
     patches = patch_list(patch)
-    psha = None
-    if patches:
-        import json
-        h = hashlib.sha256()
-        for pp, pdata in patches:
-            h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
-        psha = h.hexdigest()
+    psha = patches_sha256(patch)
     return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts, god_names,
                    str(cards_path), ", ".join(str(p) for p, _ in patches) or None, psha)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import enums as E
-from ..api import BatchOut, policy_arrays
+from ..api import BatchOut, new_batch_out, policy_arrays
 
 
 def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start=None, rewards=None) -> BatchOut:
@@ -21,15 +21,7 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
     G = len(seeds)
-    out = BatchOut(
-        glory=np.zeros((G, P, E.N_GLORY_SRC), np.int32), stats=np.zeros((G, P, 3), np.int8),
-        path=np.full((G, P, E.MAX_PATH), -1, np.int8), rage_end=np.zeros((G, P), np.int16),
-        picks=np.full((G, P, 3, E.MAX_PICKS), -1, np.int16), rank=np.zeros((G, P), np.int8),
-        n_turns=np.zeros(G, np.int32), violation=np.zeros(G, np.int8),
-        fired=np.zeros((G, E.VH_MAX_CARDS), np.int16), gods=np.full((G, 3), -1, np.int8),
-        god_fired=np.zeros((G, E.VH_N_GODS_MAX), np.int16), board_rag=np.zeros((G, P), np.int16),
-        uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
-    )
+    out = new_batch_out(G, P, E.VH_MAX_CARDS, 3, E.VH_N_GODS_MAX)
     god_plan = np.full((G, 4), -1, np.int8) if god_plan is None else np.ascontiguousarray(god_plan, np.int8)
     start = np.zeros((G, P), np.int16) if start is None else np.ascontiguousarray(start, np.int16)
     rewards = (np.full((G, P, E.MAX_MISSIONS), -1, np.int16) if rewards is None

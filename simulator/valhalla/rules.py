@@ -513,15 +513,9 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     for k, v in ca.items():
         t[k][: len(cnames)] = v
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    from ..patches import patch_list
+    from ..patches import patch_list, patches_sha256
     patches = patch_list(patch)
-    psha = None
-    if patches:
-        import json
-        h = hashlib.sha256()
-        for pp, pdata in patches:
-            h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
-        psha = h.hexdigest()
+    psha = patches_sha256(patch)
     return VRuleset(name, arr, rnames, cnames, ctexts, sha, opts, gnames, str(cards_path),
                     ", ".join(str(p) for p, _ in patches) or None, psha,
                     opcode_names={int(v["code"]): k for k, v in ops.items()})
