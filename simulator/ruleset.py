@@ -90,8 +90,23 @@ def make_tables(fields: dict) -> np.ndarray:
     return arr
 
 
+class CardLookup:
+    """Card lookups shared by the rule sets (needs ``card_names``)."""
+
+    def card_ids(self, name: str) -> list[int]:
+        """Row ids of every card named ``name`` (one per age it appears in). Raises RulesError
+        (with close names) for an unknown card."""
+        ids = [i for i, n in enumerate(self.card_names) if n == name]
+        if not ids:
+            import difflib
+            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"unknown card {name!r}{hint}")
+        return ids
+
+
 @dataclass
-class Ruleset:
+class Ruleset(CardLookup):
     """A loaded rule set: the kernel tables plus the names needed to read them back."""
     name: str
     tables_arr: np.ndarray  # 1-element TABLES_DTYPE record array, as the batch kernel takes it
@@ -116,17 +131,6 @@ class Ruleset:
     @property
     def n_cards(self) -> int:
         return len(self.card_names)
-
-    def card_ids(self, name: str) -> list[int]:
-        """Row ids of every card named ``name`` (one per age it appears in). Raises RulesError
-        (with close names) for an unknown card."""
-        ids = [i for i, n in enumerate(self.card_names) if n == name]
-        if not ids:
-            import difflib
-            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise RulesError(f"unknown card {name!r}{hint}")
-        return ids
 
     def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "Ruleset":
         """A copy whose card ``name`` (all ages, or the rows ``ids``) is drafted under ``rule``

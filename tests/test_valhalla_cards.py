@@ -8,6 +8,7 @@ import pytest
 from simulator import enums as E
 from simulator.ruleset import load_ruleset
 from simulator.valhalla import engine as V
+from simulator.valhalla.contest import call_to_battle_nb
 from simulator.valhalla.state import G_AGE, G_DECK_N, init_state_nb, new_state
 from strategies.valhalla import resolve
 
@@ -146,7 +147,7 @@ def test_static_and_sheet_texts(rs):
     S.loc[1, W0] = GLAD
     S.loc[0, [W1, W2]] = BILS
     sheet(S, 0, cid(rs, "T call_extra"))
-    V.call_to_battle_nb(T, S, 0, GLAD, *pols())
+    call_to_battle_nb(T, S, 0, GLAD, *pols())
     assert (S.loc[0] == GLAD).sum() == 3  # 1 + call_extra(1) = 2 figures called
     S = bare(rs)
     sheet(S, 0, cid(rs, "T summon_two"))

@@ -11,6 +11,7 @@ import pytest
 from simulator import enums as E
 from simulator.ruleset import load_ruleset
 from simulator.valhalla import engine as V
+from simulator.valhalla.contest import call_to_battle_nb
 from simulator.valhalla.board import fig_str_nb, str_in_nb
 from simulator.valhalla.state import G_AGE, G_DECK_N, G_FIRST, G_REMOVED, new_state, init_state_nb
 from strategies.valhalla import resolve
@@ -264,7 +265,7 @@ def test_call_to_battle_one_figure_each_contester_last(rs):
     S.loc[1, W0] = GLAD
     S.loc[1, [W1, W2]] = BILS  # adjacent
     S.loc[3, W0] = BREI  # not adjacent
-    V.call_to_battle_nb(T, S, 0, GLAD, *pols(4))
+    call_to_battle_nb(T, S, 0, GLAD, *pols(4))
     calls = [int(r[2]) for r in S.log[:S.gs[4]] if r[0] == E.VEV_CALL]
     assert calls == [1, 0]
     assert (S.loc[1] == GLAD).sum() == 2 and (S.loc[0] == GLAD).sum() == 2 and S.loc[3, W0] == BREI
@@ -274,7 +275,7 @@ def test_call_to_battle_one_figure_each_contester_last(rs):
     S2.loc[1, [W1, W2]] = BILS
     t2 = rs.tables_arr.copy()
     t2[0].opts[E.VOPT_CALL_ONE] = 0
-    V.call_to_battle_nb(t2[0], S2, 0, GLAD, *pols(4))
+    call_to_battle_nb(t2[0], S2, 0, GLAD, *pols(4))
     assert (S2.loc[1] == GLAD).sum() == 3 and (S2.loc[0] == GLAD).sum() == 3
 
 

@@ -3,7 +3,8 @@ the Feast Hall, on the same record-of-arrays design as the base engine.
 
 - ``rules``    data files -> :class:`VRuleset` (tables record + names), validated on load
 - ``state``    the game-state record (VSTATE_DTYPE)
-- ``engine``   kernels: setup, God Arrives, draft, actions, contests, Quest, Prove Valor, Release
+- ``engine``   kernels: setup, God Arrives, draft, actions, Quest, Prove Valor, Release
+- ``contest``  Call to Battle, the battle and its card texts, rewards and god tiles
 - ``policy``   the scripted strategies' choices (random, greedy)
 - ``playout``  complete games and numba-parallel batches
 """

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import enums as E
-from ..ruleset import DATA_DIR, RulesError, _err, _int, _load_toml, _req, _track, parse_effects
+from ..ruleset import DATA_DIR, CardLookup, RulesError, _err, _int, _load_toml, _req, _track, parse_effects
 
 MAXR = E.VH_MAX_REGIONS
 MAXC = E.VH_MAX_CARDS
@@ -68,7 +68,7 @@ OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
 
 
 @dataclass
-class VRuleset:
+class VRuleset(CardLookup):
     """A loaded Blood Rage: Valhalla rule set (the attributes the analysis reads match
     :class:`simulator.ruleset.Ruleset`'s)."""
     name: str
@@ -139,15 +139,6 @@ class VRuleset:
                              f"the draft deals {need}")
         if int(t.n_gods) < E.VH_GODS_IN_PLAY:
             raise RulesError(f"gods.toml: {int(t.n_gods)} gods; allowed: at least {E.VH_GODS_IN_PLAY}")
-
-    def card_ids(self, name: str) -> list[int]:
-        ids = [i for i, n in enumerate(self.card_names) if n == name]
-        if not ids:
-            import difflib
-            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise RulesError(f"unknown card {name!r}{hint}")
-        return ids
 
     def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "VRuleset":
         ids = ids if ids is not None else self.card_ids(name)
