@@ -1,0 +1,51 @@
+"""Golden digests: fixed-seed runs whose sufficient statistics must not move (issue 11).
+
+Each case plays 2,000 games through ``volva run`` and hashes the statistics tables that
+existed when the digests were recorded (SHA-256 of each table as CSV, tables in name order).
+A refactor or speed change must leave every digest as it is; a commit that changes game
+behaviour on purpose updates the digest here and says why in its message.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from typer.testing import CliRunner
+
+#: the tables hashed (new tables added later do not move the digests)
+TABLES = ("clans", "cluster", "convergence", "draft", "drafted_gods", "gods", "h2h", "levels", "paths", "use")
+
+CASES = {
+    "base-4p-greedy": (["--lineup", "greedy*4"],
+                       "e118567d3f6ae0d8"),
+    "base-4p-archetypes-asgard": (["--lineup", "balanced,ragnarok-diver,thor-warlord,loki-martyr",
+                                   "--module", "gods-of-asgard"],
+                                  "5c1c5bf290e2871b"),
+    "valhalla-4p-gods": (["--ruleset", "valhalla", "--lineup", "thor,loki,quester,warlord", "--sweep", "gods"],
+                         "7c3068ae84199790"),
+    "rainbow-bridge-4p": (["--mode", "rainbow-bridge", "--lineup",
+                           "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
+                          "ddd3f20f2bc78d16"),
+}
+
+
+def stats_digest(run_dir) -> str:
+    """SHA-256 (first 16 hex digits) of the TABLES of ``run_dir/stats`` as CSV, in name order."""
+    from analysis.suffstats import Stats
+    st = Stats.load(run_dir)
+    h = hashlib.sha256(str(st.games).encode())
+    for name in TABLES:
+        h.update(name.encode())
+        h.update(st[name].to_csv(index=False).encode())
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_digest(case, tmp_path):
+    from cli import app
+    args, want = CASES[case]
+    res = CliRunner().invoke(app, ["run", *args, "--games", "2000", "--seed", "2024", "--batch-size", "1000",
+                                   "--no-keep-rows", "--out", str(tmp_path / case)])
+    assert res.exit_code == 0, res.output
+    assert stats_digest(tmp_path / case) == want
