@@ -83,9 +83,11 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
         if mode != "rainbow-bridge":
             raise UsageError(f"--mode {mode!r}; allowed: rainbow-bridge")
         return _setup_rainbow(players, lineup, options, patch, sweep)
-    from simulator import enums as E
-    from simulator.ruleset import RulesError, load_ruleset
-    from strategies.builtin import parse_lineup, resolve
+    from simulator.core import enums as E
+    from simulator.core.loading import RulesError
+    from simulator.engines import load_ruleset
+    from strategies.builtin import parse_lineup
+    from strategies.lineup import resolve_for
 
     if not 2 <= players <= E.MAX_PLAYERS:
         raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS} (valhalla: 3..5)")
@@ -99,8 +101,8 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
         rs.check_players(players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
-    if getattr(rs, "engine", "") == "valhalla":
-        from strategies.valhalla import resolve
+    resolve = resolve_for(rs.engine)
+    if hasattr(rs, "with_sweep"):
         try:
             rs = rs.with_sweep(sweep)
         except RulesError as exc:
@@ -117,9 +119,10 @@ def _setup(players: int, lineup: Optional[str], options: Optional[list[str]], ru
 def _setup_rainbow(players, lineup, options, patch, sweep):
     """Rainbow Bridge: options and patches go to the Valhalla game; ``blood-rage.NAME=V`` options
     and modules (gods_of_asgard) to the Blood Rage game."""
-    from simulator.rainbow import RainbowBridge, resolve_pair
-    from simulator.ruleset import RulesError, load_ruleset
+    from simulator import rainbow
+    from simulator.core.loading import RulesError
     from strategies.builtin import parse_lineup
+    from strategies.lineup import resolve_pair
     opts = dict(parse_option(o) for o in options or [])
     base_opts = {k.split(".", 1)[1]: v for k, v in opts.items() if k.startswith("blood-rage.")}
     if "gods_of_asgard" in opts:
@@ -129,11 +132,8 @@ def _setup_rainbow(players, lineup, options, patch, sweep):
         raise UsageError("--option start_glory: in --mode rainbow-bridge the Blood Rage placing sets the "
                          "starting Glory (12/8/4/0)")
     try:
-        rs = RainbowBridge(load_ruleset("blood-rage", options=base_opts),
-                           load_ruleset("valhalla", options=vh_opts, patch=list(patch) if patch else None))
-        rs.options = {"valhalla": rs.valhalla.options, "blood-rage": rs.base.options}
+        rs = rainbow.load(base_opts, vh_opts, list(patch) if patch else None, sweep)
         rs.check_players(players)
-        rs = rs.with_sweep(sweep)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     text = lineup if lineup is not None else ",".join(["greedy"] * players)
@@ -306,7 +306,7 @@ def _warn_sweep(rs, names, games, rotate) -> None:
     """A god sweep gives every combination equal games when GAMES is a multiple of its cycle."""
     if not getattr(rs, "sweep", None):
         return
-    from simulator.api import rotation_period
+    from simulator.core.batch import rotation_period
     cycle = rs.sweep_size() * (rotation_period(names) if rotate else 1)
     if games % cycle:
         typer.echo(f"warning: --sweep {rs.sweep}: {games:,} games is not a multiple of {cycle} "
@@ -387,7 +387,7 @@ def replay(
                                  sweep, mode)
     except UsageError as exc:
         _fail(str(exc))
-    from simulator.replay import replay_text
+    from simulator.engines import replay_text
     typer.echo(replay_text(rs, names, pols, seed, game, rotate))
 
 
@@ -397,8 +397,8 @@ def scenario(
     out: Optional[Path] = typer.Option(None, "--out", help="Also write the JSON result to this file."),
 ) -> None:
     """Set up a position from FILE, run its scripted steps with the engine, print the result as JSON."""
-    from simulator.ruleset import RulesError
-    from simulator.scenario import run_scenario
+    from simulator.core.loading import RulesError
+    from strategies.lineup import run_scenario
     try:
         result = run_scenario(file)
     except (RulesError, ValueError) as exc:  # ScenarioError is a ValueError
@@ -571,7 +571,8 @@ def compare(
         rs_a, names, pols, option = _paired_setup(players, lineup, option, module, ruleset, games, seed,
                                                   batch_size, out, force, threads)
         try:
-            from simulator.ruleset import RulesError, load_ruleset
+            from simulator.core.loading import RulesError
+            from simulator.engines import load_ruleset
             rs_b = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
             rs_b.check_players(players)
         except RulesError as exc:
@@ -620,7 +621,7 @@ def ablate(
 ) -> None:
     """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
     it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval."""
-    from simulator import enums as E
+    from simulator.core import enums as E
     try:
         if ban not in ("removed", "dealt"):
             raise UsageError(f"--ban {ban!r}; allowed: 'removed', 'dealt'")
@@ -629,7 +630,7 @@ def ablate(
                 raise UsageError(f"--age {a}; allowed: 1..3")
         rs, names, pols, option = _paired_setup(players, lineup, option, module, ruleset, games, seed,
                                                 batch_size, out, force, threads)
-        from simulator.ruleset import RulesError
+        from simulator.core.loading import RulesError
         if age and getattr(rs, "engine", "") == "valhalla":
             _fail("--age: Blood Rage: Valhalla has one deck (cards have no age); drop --age")
         try:
@@ -715,7 +716,7 @@ def strategies_show(
     """Show a strategy's plan and every parameter it sets away from greedy's defaults."""
     from rich.table import Table
 
-    from simulator import enums as E
+    from simulator.core import enums as E
     try:
         sname, plan, kind, params, path = describe.strategy_object(name)
     except ValueError as exc:
@@ -768,7 +769,7 @@ def tournament(
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
     ranking (win rate, 95% Wilson interval, mean Glory) and the head-to-head matrix."""
-    from simulator import enums as E
+    from simulator.core import enums as E
     try:
         if not 2 <= players <= E.MAX_PLAYERS:
             raise UsageError(f"--players {players}; allowed: 2..{E.MAX_PLAYERS}")
@@ -780,17 +781,16 @@ def tournament(
         if any(not n for n in names):
             raise UsageError(f"--strategies {strategies!r}: empty name")
         from analysis.tournament import combinations
-        from simulator.ruleset import RulesError, load_ruleset
+        from simulator.core.loading import RulesError
+        from simulator.engines import load_ruleset
         opts = dict(parse_option(o) for o in (option or []) + _module_options(module))
         try:
             rs = load_ruleset(ruleset, options=opts)
             rs.check_players(players)
         except RulesError as exc:
             raise UsageError(str(exc)) from None
-        if getattr(rs, "engine", "") == "valhalla":
-            from strategies.valhalla import resolve
-        else:
-            from strategies.builtin import resolve
+        from strategies.lineup import resolve_for
+        resolve = resolve_for(rs.engine)
         try:
             pols = [resolve(n) for n in names]
             combos = combinations(names, players)

@@ -22,7 +22,7 @@ from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis.suffstats import SUMS, WIN_UNIT, Stats
-from simulator import enums as E
+from simulator.core import enums as E
 
 SMALL_N = 100
 ALPHA = 0.05

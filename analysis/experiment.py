@@ -97,7 +97,7 @@ def _bad(path, key, msg):
 
 def load_experiment(path: Path) -> Experiment:
     """Read and check an experiment file. Raises ExperimentError naming the file and key."""
-    from simulator.ruleset import read_toml
+    from simulator.core.loading import read_toml
     path = Path(path)
     d = read_toml(path, ExperimentError)
     for k, v in d.items():

@@ -1,6 +1,6 @@
 """Batch results -> tidy pandas tables (clans, picks, plays) and their Arrow schemas.
 
-``clans_frame`` and ``picks_frame`` turn one :class:`simulator.api.BatchOut`
+``clans_frame`` and ``picks_frame`` turn one :class:`simulator.core.batch.BatchOut`
 (G games, P seats) into long tables (vectorised; no per-row Python loop);
 ``CLANS_SCHEMA``/``PICKS_SCHEMA`` are the fixed Arrow schemas used when the
 CLI appends batches to Parquet (dictionary columns use int32 indices so every
@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from simulator import enums as E
-from simulator.api import BatchOut
+from simulator.core import enums as E
+from simulator.core.batch import BatchOut
 
 CLANS_COLUMNS = [
     "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
@@ -135,7 +135,7 @@ def picks_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
 
     ``age`` 1..3, ``pick`` 1-based, ``card`` the card name (categorical); the
     -1 padding of ``batch.picks`` (int16[G, P, 3, MAX_PICKS]) is dropped.
-    ``ruleset`` is a :class:`simulator.ruleset.Ruleset` (only ``card_names`` is read).
+    ``ruleset`` is a :class:`simulator.bloodrage.rules.Ruleset` (only ``card_names`` is read).
     Raises ValueError if game_ids does not have G entries.
     """
     picks = np.asarray(batch.picks)

@@ -1,7 +1,7 @@
 """Playing a run batch by batch into a directory: sufficient statistics always, rows optionally.
 
 ``play_batch_frames`` plays games ``first..first+n-1`` of an experiment (seat rotation as
-:func:`simulator.api.game_plan`) and returns its row frames and their :class:`Stats`;
+:func:`simulator.core.batch.game_plan`) and returns its row frames and their :class:`Stats`;
 ``RunWriter`` keeps a run directory up to date after every batch:
 
 - ``stats/``          sufficient statistics (always; what ``volva report`` reads)
@@ -40,7 +40,8 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
                       points: np.ndarray | None) -> Frames:
     """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
     and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
-    from simulator.api import game_plan, play_batch, rotated, rotation_period
+    from simulator.core.batch import game_plan, rotated, rotation_period
+    from simulator.engines import play_batch
     P = len(pols)
     cp, pp, up = [], [], []
     period = rotation_period(names) if rotate else 1

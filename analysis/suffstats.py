@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simulator import enums as E
+from simulator.core import enums as E
 
 WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
 SOURCES = tuple(E.GLORY_SOURCE_NAMES)

@@ -2,7 +2,7 @@
 
 ``run_tournament`` plays, for each combination (``itertools.combinations`` of the names, in
 the order given), ``games`` games with seat rotation on shared seeds
-(:func:`simulator.api.game_plan`): game ``g`` of a combination plays rotation ``g mod P`` on
+(:func:`simulator.core.batch.game_plan`): game ``g`` of a combination plays rotation ``g mod P`` on
 seed index ``g div P``, so each strategy of the combination sits in every seat equally often
 on the same seeds.  ``games`` is rounded up to a multiple of P.  Every combination uses the
 same master seed, so combinations are also paired with each other (common random numbers).
@@ -54,15 +54,15 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
                    progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Play the tournament and return its clans table (one row per clan per game).
 
-    Args: ``ruleset`` from :func:`simulator.ruleset.load_ruleset`; ``names`` the strategies
+    Args: ``ruleset`` from :func:`simulator.engines.load_ruleset`; ``names`` the strategies
     (anything :func:`strategies.builtin.resolve` accepts); ``players`` 2..5; ``games`` per
     combination (rounded up to a multiple of ``players``); ``seed`` the master seed.
     ``policies`` (optional) the resolved ``(kind, params)`` per name; ``progress`` is called
     with the number of games just played.  Raises ValueError for a bad player count, fewer
     strategies than players, or an unknown strategy.
     """
-    from simulator import api
-    from simulator import enums as E
+    from simulator import engines
+    from simulator.core import enums as E
     from strategies.builtin import resolve
 
     from . import records as R
@@ -80,9 +80,9 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
         pols = [pol[n] for n in lineup]
         for first in range(0, n_games, BATCH):
             ids = np.arange(first, min(first + BATCH, n_games), dtype=np.int64)
-            for r, gids, seeds in api.game_plan(seed, ids, players, True):
-                batch = api.play_batch(ruleset, api.rotated(pols, r), seeds)
-                df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, api.rotated(lineup, r),
+            for r, gids, seeds in engines.game_plan(seed, ids, players, True):
+                batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
+                df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
                                    ruleset.god_names)
                 df.insert(0, "match", np.int32(m))
                 df.insert(1, "lineup", ",".join(lineup))

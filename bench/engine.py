@@ -28,13 +28,13 @@ sys.path.insert(0, str(ROOT))
 FIRST_GAME = """
 import time, numpy as np
 t = time.perf_counter()
-from simulator import api
-from simulator.ruleset import load_ruleset
+from simulator import engines
+from simulator.engines import load_ruleset
 from strategies.builtin import resolve
 r = load_ruleset({ruleset!r})
 if getattr(r, "engine", "") == "valhalla":
     from strategies.valhalla import resolve
-api.play_batch(r, [resolve(n) for n in {lineup!r}], api.game_seeds(1, 0, 1))
+engines.play_batch(r, [resolve(n) for n in {lineup!r}], engines.game_seeds(1, 0, 1))
 print(time.perf_counter() - t)
 """
 
@@ -59,8 +59,8 @@ def main() -> None:
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
     import numba
-    from simulator import api
-    from simulator.ruleset import load_ruleset
+    from simulator import engines
+    from simulator.engines import load_ruleset
     from strategies.builtin import resolve
 
     rows = []
@@ -75,14 +75,14 @@ def main() -> None:
     if getattr(r, "engine", "") == "valhalla":
         from strategies.valhalla import resolve
     pols = [resolve(n) for n in lineup]
-    check = api.play_batch(r, pols, api.game_seeds(99, 0, 1000), check=True)
+    check = engines.play_batch(r, pols, engines.game_seeds(99, 0, 1000), check=True)
     assert not check.violation.any(), "invariant violation: fix the engine before timing it"
-    api.play_batch(r, pols, api.game_seeds(1, 0, 2000))  # warm-up
+    engines.play_batch(r, pols, engines.game_seeds(1, 0, 2000))  # warm-up
     t = time.perf_counter()
     done = 0
     while done < a.games:
         n = min(50_000, a.games - done)
-        api.play_batch(r, pols, api.game_seeds(1, done, n))
+        engines.play_batch(r, pols, engines.game_seeds(1, done, n))
         done += n
     dt = time.perf_counter() - t
     mods = f", {'+'.join(a.module)}" if a.module else ""

@@ -380,7 +380,7 @@ def load_run_stats(run_dir: Path, meta: dict):
     card_gods = None
     try:
         from analysis.records import card_gods as _cg
-        from simulator.ruleset import load_ruleset
+        from simulator.engines import load_ruleset
         card_gods = _cg(load_ruleset(str(meta.get("ruleset", "blood-rage"))))
     except Exception:  # a foreign rule set: drafted god pairs stay '(none)'
         card_gods = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import enums as E
+from .core import enums as E
 
 
 
@@ -55,7 +55,7 @@ class RainbowBridge:
         """(Valhalla seeds uint64[G], god plans int8[G, 4]) of Rainbow Bridge games: the Valhalla
         gods are known before the Blood Rage game (their missions are played in it), drawn from
         the game seed, or the sweep's (api.god_plan_for)."""
-        from .valhalla.api import god_plan_for, sweep_combos
+        from .valhalla.sweep import god_plan_for, sweep_combos
         seeds = np.asarray(seeds, np.uint64)
         with np.errstate(over="ignore"):
             vseeds = seeds * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
@@ -103,8 +103,8 @@ class RainbowBridge:
         """lineup: [((kind, params) Blood Rage, (kind, params) Valhalla)] per seat. Each game: the
         Blood Rage game (with the missions of its Valhalla gods), then the Valhalla game with the
         starting Glory of the Blood Rage placing and the Reward Cards won."""
-        from .api import play_batch
-        from .valhalla.api import play_batch as vh_play_batch
+        from .bloodrage import play_batch
+        from .valhalla import play_batch as vh_play_batch
         seeds = np.asarray(seeds, np.uint64)
         G, P = len(seeds), len(lineup)
         vseeds, plan = self.plan(seeds, game_ids, period)
@@ -127,33 +127,15 @@ class RainbowBridge:
         return out
 
 
-def resolve_pair(name: str):
-    """'base:valhalla' (or one name for both games) -> ((kind, params), (kind, params)).
-    Raises ValueError naming the game whose strategy is unknown."""
-    from strategies.builtin import resolve as base_resolve
-    from strategies.valhalla import resolve as vh_resolve
-    a, sep, b = name.partition(":")
-    a, b = a.strip(), (b.strip() if sep else a.strip())
-    try:
-        pa = base_resolve(a)
-    except ValueError as exc:
-        raise ValueError(f"rainbow-bridge lineup item {name!r}: Blood Rage strategy: {exc}") from None
-    try:
-        pb = vh_resolve(b)
-    except ValueError as exc:
-        raise ValueError(f"rainbow-bridge lineup item {name!r}: Valhalla strategy: {exc}; "
-                         "write BASE:VALHALLA, e.g. thor-warlord:thor") from None
-    return pa, pb
-
-
 def replay_text(rs: RainbowBridge, lineup_names, lineup, master_seed: int, game_id: int = 0,
                 rotate: bool = True) -> str:
     """Both logs of Rainbow Bridge game ``game_id``: the Blood Rage game (with its god missions),
     then the Valhalla game with the starting Glory and Reward Cards it gives."""
-    from .api import game_plan, play_game, rotated, rotation_period
-    from .replay import format_event
-    from .state import G_LOG_N
-    from .valhalla.api import play_game as vh_play_game
+    from .bloodrage import play_game
+    from .bloodrage.replay import format_event
+    from .core.batch import game_plan, rotated, rotation_period
+    from .core.record import G_LOG_N
+    from .valhalla import play_game as vh_play_game
     from .valhalla.replay import game_text
     P = len(lineup)
     period = rotation_period(list(lineup_names))
@@ -179,3 +161,24 @@ def replay_text(rs: RainbowBridge, lineup_names, lineup, master_seed: int, game_
     lines.append("Reward Cards: " + ("; ".join(won) if won else "none"))
     return "\n".join(lines) + "\n\n" + game_text(
         rs.valhalla, S1, names, f"Rainbow Bridge, then Blood Rage: Valhalla (game seed {int(vseeds[0])})")
+
+
+def play_batch(rs: RainbowBridge, lineup, seeds, check: bool = False, game_ids=None, period: int = 1):
+    """The engine facade's play_batch (simulator.engines): :meth:`RainbowBridge.play_batch`."""
+    return rs.play_batch(lineup, seeds, check, game_ids, period)
+
+
+def play_game(rs: RainbowBridge, lineup, seed: int, log: bool = True, check: bool = False):
+    """Not offered: a Rainbow Bridge game is two games; :func:`replay_text` shows both."""
+    raise ValueError("rainbow-bridge: a single game is two records; use replay_text (volva replay)")
+
+
+def load(base_options: dict | None = None, options: dict | None = None, patch=None, sweep=None) -> RainbowBridge:
+    """Both rule sets of a Rainbow Bridge game: Blood Rage with ``base_options``, Valhalla with
+    ``options``, the card patches and the god sweep. Raises RulesError."""
+    from .bloodrage import load as load_blood_rage
+    from .valhalla import load as load_valhalla
+    rs = RainbowBridge(load_blood_rage("blood-rage", base_options),
+                       load_valhalla("valhalla", options, patch=patch))
+    rs.options = {"valhalla": rs.valhalla.options, "blood-rage": rs.base.options}
+    return rs.with_sweep(sweep)

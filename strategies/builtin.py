@@ -1,7 +1,7 @@
 """Built-in strategies: name -> (policy kind, parameter vector).
 
 A strategy is a ``(POL_* kind, float64[N_PARAMS] params)`` pair, the per-seat
-element of the ``lineup`` list that :func:`simulator.api.play_batch` takes.
+element of the ``lineup`` list that :func:`simulator.engines.play_batch` takes.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import enums as E
+from simulator.core import enums as E
 
 from .spec import greedy_defaults, library, load_strategy
 
@@ -24,7 +24,7 @@ BUILTIN: dict[str, tuple[int, np.ndarray]] = {
 
 @lru_cache(maxsize=1)
 def _card_names() -> tuple[str, ...]:
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     return tuple(load_ruleset().card_names)
 
 

@@ -40,7 +40,7 @@ def _fmt(x: float) -> str:
 
 def strategy_differences(params, card_names: list[str]) -> list[tuple[str, str, str, str, str]]:
     """Non-default parameters of a greedy-kind vector: [(section, parameter, value, greedy default, meaning)]."""
-    from simulator import enums as E
+    from simulator.core import enums as E
     from strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
     d = greedy_defaults()
     rows = []

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import enums as E
+from simulator.core import enums as E
 
 LIBRARY = Path(__file__).parent / "library"
 

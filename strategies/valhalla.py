@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import enums as E
+from simulator.core import enums as E
 
 
 def greedy_params() -> np.ndarray:
@@ -74,7 +74,8 @@ def load_strategy_file(path: str) -> tuple[int, np.ndarray]:
         card_bonus = { "Mjolnir's Fall" = 2 }    # draft bonus for single cards
 
     Raises ValueError naming the file, key and allowed values."""
-    from simulator.ruleset import RulesError, load_ruleset, read_toml
+    from simulator.core.loading import RulesError, read_toml
+    from simulator.engines import load_ruleset
     try:
         d = read_toml(Path(path))
     except RulesError as exc:

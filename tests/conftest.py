@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import enums as E
-from simulator.api import BatchOut
+from simulator.core import enums as E
+from simulator.core.batch import BatchOut
 
 
 def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
@@ -38,20 +38,20 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
 
 @pytest.fixture
 def fake_play_batch(monkeypatch):
-    """Replace simulator.api.play_batch with a synthetic one (for CLI plumbing tests)."""
-    import simulator.api as api
+    """Replace simulator.engines.play_batch with a synthetic one (for CLI plumbing tests)."""
+    import simulator.engines as engines
     calls = []
 
     def fake(ruleset, lineup, seeds, check=False):
         calls.append(len(seeds))
         return make_batch(len(seeds), len(lineup), seed=int(seeds[0] % 1000))
 
-    monkeypatch.setattr(api, "play_batch", fake)
+    monkeypatch.setattr(engines, "play_batch", fake)
     return calls
 
 
 @pytest.fixture(scope="session")
 def ruleset():
     """The Blood Rage rule set with default options (loaded once)."""
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     return load_ruleset()

@@ -9,7 +9,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis.records import clans_frame
-from simulator import api
+from simulator import engines
 from strategies.builtin import archetypes, resolve
 
 GAMES = 10_000
@@ -18,9 +18,9 @@ GAMES = 10_000
 def _field(ruleset, me: str, others: str, games: int = GAMES) -> pd.DataFrame:
     lineup = [me, others, others, others]
     parts = []
-    for r, ids, seeds in api.game_plan(5, np.arange(games), 4, True):
-        names = api.rotated(lineup, r)
-        out = api.play_batch(ruleset, [resolve(n) for n in names], seeds)
+    for r, ids, seeds in engines.game_plan(5, np.arange(games), 4, True):
+        names = engines.rotated(lineup, r)
+        out = engines.play_batch(ruleset, [resolve(n) for n in names], seeds)
         df = clans_frame(out, ids, seeds, ruleset.name, names)
         parts.append(df[df.strategy.astype(str) == me])
     return pd.concat(parts, ignore_index=True)

@@ -79,7 +79,7 @@ def test_planted_card_is_found(tmp_path):
     """A battle card patched from +2 to +20 is ranked first by the change of its improvement
     when drafted (variant − baseline), with a 95% interval above every other card's estimate and
     clear of every commonly drafted card's interval."""
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     p = tmp_path / "bash20.toml"
     p.write_text('"Tyr\'s Bash".value = 20\n')
     names = ["greedy"] * 4
@@ -102,7 +102,7 @@ def test_planted_card_is_found(tmp_path):
 def test_null_comparison_flags_no_card():
     """Same rules, different games (seeds 21 and 22): no card's IWD change, and no card's win
     rate change, is flagged at the 5% level after Benjamini–Hochberg (game-clustered errors)."""
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     rs = load_ruleset()
     names = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
     sa, sb = _stats(rs, names, 21, 8_000), _stats(rs, names, 22, 8_000)
@@ -246,7 +246,7 @@ def _truncate_to_first_batch(out, exp_file):
     from analysis.experiment import load_experiment
     from analysis.runner import play_batch_frames
     from analysis.suffstats import checkpoints
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     from strategies.builtin import resolve
     exp = load_experiment(exp_file)
     rs = load_ruleset(patch=[(exp_file, exp.inline_patch)])
@@ -260,7 +260,7 @@ def _truncate_to_first_batch(out, exp_file):
 
 def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
     """Ctrl-C after the first batch: exit 130, stats/ and run.json hold that batch, --resume works."""
-    import simulator.api as api
+    import simulator.engines as engines
     from conftest import make_batch
     calls = []
 
@@ -270,7 +270,7 @@ def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
         calls.append(1)
         return make_batch(len(seeds), len(lineup), seed=len(calls))
 
-    monkeypatch.setattr(api, "play_batch", flaky)
+    monkeypatch.setattr(engines, "play_batch", flaky)
     f = tmp_path / "e.toml"
     f.write_text('players = 2\nlineup = "greedy,random"\ngames = 40\nbatch_size = 10\n')
     out = tmp_path / "s"
@@ -289,7 +289,7 @@ def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch)
     import os
     import signal
 
-    import simulator.api as api
+    import simulator.engines as engines
     from conftest import make_batch
     calls = []
 
@@ -299,7 +299,7 @@ def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch)
             os.kill(os.getpid(), signal.SIGINT)  # arrives in the middle of batch 1
         return make_batch(len(seeds), len(lineup), seed=len(calls))
 
-    monkeypatch.setattr(api, "play_batch", playing)
+    monkeypatch.setattr(engines, "play_batch", playing)
     out = tmp_path / "s"
     res = runner.invoke(app, ["run", "--players", "2", "--lineup", "greedy,random", "--games", "40",
                               "--batch-size", "10", "--out", str(out), "--no-keep-rows"])

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from analysis.records import CLANS_COLUMNS, PICKS_COLUMNS
 from cli import app, parse_option, UsageError
-from simulator import enums as E
+from simulator.core import enums as E
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_run_writes_files_in_batches(tmp_path, fake_play_batch):
 
 
 def test_interrupted_run_keeps_partial_results(tmp_path, monkeypatch):
-    import simulator.api as api
+    import simulator.engines as engines
     from conftest import make_batch
     n = []
 
@@ -126,7 +126,7 @@ def test_interrupted_run_keeps_partial_results(tmp_path, monkeypatch):
         n.append(1)
         return make_batch(len(seeds), len(lineup))
 
-    monkeypatch.setattr(api, "play_batch", flaky)
+    monkeypatch.setattr(engines, "play_batch", flaky)
     res = runner.invoke(app, ["run", "--players", "2", "--games", "30", "--batch-size", "10", "--out", str(tmp_path),
                               "--no-rotate"])
     assert res.exit_code == 130
@@ -189,8 +189,8 @@ def test_results_do_not_depend_on_batch_size_or_threads(tmp_path):
 @pytest.mark.slow
 def test_replay_every_game_formats():
     """Every event of 60 games (all card texts) formats to text: no detail code breaks the log."""
-    from simulator.replay import replay_text
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import replay_text
+    from simulator.engines import load_ruleset
     from strategies.builtin import resolve
     rs = load_ruleset()
     for lineup in (["greedy"] * 4, ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]):

@@ -8,11 +8,10 @@ cards conserved across deck, hands, discard, clan sheets and battle, the game en
 import numpy as np
 import pytest
 
-from simulator import api
-from simulator import enums as E
-from simulator.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK,
-                                  INV_RAGE, INV_VILLAGES, check_invariants_nb)
-from simulator.state import G_AGE, G_PHASE, G_TURNS
+from simulator import engines
+from simulator.core import enums as E
+from simulator.bloodrage.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK, INV_RAGE, INV_VILLAGES, check_invariants_nb)
+from simulator.bloodrage.state import G_AGE, G_PHASE, G_TURNS
 from strategies.builtin import resolve
 
 LINEUPS = {
@@ -26,7 +25,7 @@ LINEUPS = {
 def test_harness_no_violation(ruleset, players, mix):
     """≥ 10,000 games in all: 12 cells x 1,000 games (2-5 players; greedy, random and mixed lineups)."""
     names = LINEUPS[players] if mix == "mixed" else [mix] * players
-    out = api.play_batch(ruleset, [resolve(n) for n in names], api.game_seeds(2026, 0, 1000), check=True)
+    out = engines.play_batch(ruleset, [resolve(n) for n in names], engines.game_seeds(2026, 0, 1000), check=True)
     bad = np.flatnonzero(out.violation)
     assert bad.size == 0, f"game {bad[0]}: {INV_NAMES[out.violation[bad[0]]]}"
     assert (out.n_turns > 0).all()
@@ -37,7 +36,7 @@ def test_harness_no_violation(ruleset, players, mix):
 
 
 def _final_state(ruleset, seed=5):
-    return api.play_game(ruleset, [resolve("greedy")] * 4, seed, log=False, check=True)
+    return engines.play_game(ruleset, [resolve("greedy")] * 4, seed, log=False, check=True)
 
 
 def test_a_finished_game_is_clean_and_ended_after_three_ages(ruleset):
@@ -83,7 +82,7 @@ def test_every_card_text_acts(ruleset):
     fired = np.zeros(E.MAX_CARDS, np.int64)
     for players in (2, 3, 4, 5):
         for names in (LINEUPS[players], ["random"] * players):
-            out = api.play_batch(ruleset, [resolve(n) for n in names], api.game_seeds(77, 0, 1500), check=True)
+            out = engines.play_batch(ruleset, [resolve(n) for n in names], engines.game_seeds(77, 0, 1500), check=True)
             assert not out.violation.any()
             fired += out.fired.sum(0)
     silent = sorted({ruleset.card_names[c] for c in range(ruleset.n_cards)
@@ -96,10 +95,10 @@ def test_harness_with_gods_of_asgard(players):
     """Issue 3: the invariant harness with the Gods of Ásgard module (DIGEST §2): 2,500 games per
     player count, 10,000 in all (and 12,000 without the module above), all card texts active;
     gods never in a destroyed province nor two on one; every god drawn; each power acts."""
-    from simulator.ruleset import load_ruleset
+    from simulator.engines import load_ruleset
     r = load_ruleset(options={"gods_of_asgard": True})
     names = LINEUPS[players]
-    out = api.play_batch(r, [resolve(n) for n in names], api.game_seeds(31, 0, 2500), check=True)
+    out = engines.play_batch(r, [resolve(n) for n in names], engines.game_seeds(31, 0, 2500), check=True)
     bad = np.flatnonzero(out.violation)
     assert bad.size == 0, f"game {bad[0]}: {INV_NAMES[out.violation[bad[0]]]}"
     assert (out.gods[:, 0] != out.gods[:, 1]).all() and (out.gods >= 0).all()

@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import enums as E
-from simulator.ruleset import RulesError, load_ruleset
+from simulator.core import enums as E
+from simulator.core.loading import RulesError
+from simulator.engines import load_ruleset
 
 
 def _patch(tmp_path, text, name="p.toml"):
@@ -104,7 +105,8 @@ def test_forced_card_is_always_drafted_and_banned_never():
     """volva ablate's arms: forced = a clan must take the card when it holds it (so every copy
     dealt is drafted, at the first pick of whoever holds it); banned = never drafted (dealt
     mode) or not in the deck (removed mode)."""
-    from simulator.api import game_seeds, play_batch
+    from simulator.core.batch import game_seeds
+    from simulator.engines import play_batch
     from strategies.builtin import resolve
     rs = load_ruleset()
     ids = _ids(rs, "Odin's Smite")  # a weak card greedy rarely takes early

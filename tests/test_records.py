@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis import records as R
-from simulator import enums as E
-from simulator.ruleset import load_ruleset
+from simulator.core import enums as E
+from simulator.engines import load_ruleset
 
 from conftest import make_batch
 

@@ -5,9 +5,10 @@ import shutil
 import numpy as np
 import pytest
 
-from simulator import api
-from simulator import enums as E
-from simulator.ruleset import DATA_DIR, RulesError, load_ruleset
+from simulator import engines
+from simulator.core import enums as E
+from simulator.core.loading import DATA_DIR, RulesError
+from simulator.engines import load_ruleset
 from strategies.builtin import resolve
 
 
@@ -113,7 +114,7 @@ def test_a_new_card_from_existing_opcodes_plays(data):
     r = load_ruleset(data_dir=data)
     fury = r.card_names.index("Odin's Fury")
     assert r.tables.card_op[fury, 0] == E.OP_GLORY_ON_WIN and r.tables.card_a[fury, 0] == 5
-    out = api.play_batch(r, [resolve("greedy")] * 4, api.game_seeds(4, 0, 300), check=True)
+    out = engines.play_batch(r, [resolve("greedy")] * 4, engines.game_seeds(4, 0, 300), check=True)
     assert not out.violation.any()
     assert out.fired[:, fury].sum() > 0
     assert (out.picks == fury).any()

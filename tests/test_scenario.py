@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from simulator.scenario import ScenarioError, run_scenario
+from simulator.core.loading import ScenarioError
+from strategies.lineup import run_scenario
 
 HERE = Path(__file__).parent / "scenarios"
 runner = CliRunner()
@@ -260,8 +261,9 @@ age = 2
 hand = ["Tyr's Smite", "Tyr's Crush@1"]
 [[clan]]
 """)
-    from simulator.scenario import load_scenario
-    sc = load_scenario(p)
+    from simulator.bloodrage.scenario import load_scenario
+    from strategies.builtin import resolve
+    sc = load_scenario(p, resolve=resolve)
     ages = sorted(int(sc.T.card_age[c]) for c in sc.S.hand[0, :2])
     assert ages == [1, 2]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import enums as E
+from simulator.core import enums as E
 from strategies.builtin import BUILTIN, parse_lineup, resolve
 
 

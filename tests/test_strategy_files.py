@@ -134,7 +134,7 @@ def test_custom_file_plays_in_run(tmp_path):
 
 
 def test_custom_file_compiles_to_its_numbers(tmp_path):
-    from simulator import enums as E
+    from simulator.core import enums as E
     from strategies.builtin import resolve
     p = _write(tmp_path, GOOD)
     kind, params = resolve(str(p))

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from analysis.records import clans_frame
-from simulator import api
-from simulator import enums as E
-from simulator.policy import choose_card_nb, effective_params_nb
-from simulator.state import G_AGE
+from simulator import engines
+from simulator.core import enums as E
+from simulator.bloodrage.policy import choose_card_nb, effective_params_nb
+from simulator.bloodrage.state import G_AGE
 from scenario import GIMLE, blank, card, give, place, rules
 from strategies.spec import greedy_defaults, parse_strategy
 
@@ -55,7 +55,7 @@ def test_hold_big_keeps_the_big_card_when_losing(hold, expect):
 
 def test_protect_false_never_pays(ruleset):
     """play.protect = false: Frigga's Protection is not paid for; the figure goes to Valhalla."""
-    from simulator.effects import destroy_nb
+    from simulator.bloodrage.effects import destroy_nb
     S = blank(2, age=2)
     place(S, 0, W, GIMLE)
     S.upg[0, E.SLOT_CLAN0] = card(ruleset, "Frigga's Protection", 2)
@@ -74,7 +74,7 @@ def test_protect_false_never_pays(ruleset):
 def _top_god_share(ruleset, params, games=1500):
     """Mean share of clan 0's most-drafted god among its drafted god cards, per game."""
     lineup = [(E.POL_GREEDY, params)] + [(E.POL_GREEDY, greedy_defaults())] * 3
-    out = api.play_batch(ruleset, lineup, api.game_seeds(8, 0, games))
+    out = engines.play_batch(ruleset, lineup, engines.game_seeds(8, 0, games))
     shares = []
     for g in range(games):
         picks = out.picks[g, 0].ravel()
@@ -97,7 +97,7 @@ def test_hate_weight_takes_strong_cards_earlier(ruleset):
 
     def mean_value(params):
         lineup = [(E.POL_GREEDY, params)] + [(E.POL_GREEDY, greedy_defaults())] * 3
-        out = api.play_batch(ruleset, lineup, api.game_seeds(8, 0, 1000))
+        out = engines.play_batch(ruleset, lineup, engines.game_seeds(8, 0, 1000))
         first = out.picks[:, 0, :, 0].ravel()  # first pick of each age
         return float(np.mean(np.maximum(ruleset.tables.card_value[first], 0)))
     assert mean_value(hate) > mean_value(greedy_defaults())
@@ -110,8 +110,8 @@ def test_a_rule_changes_play(ruleset):
 
     def rag(params):
         lineup = [(E.POL_GREEDY, params)] + [(E.POL_GREEDY, base)] * 3
-        seeds = api.game_seeds(9, 0, 1500)
-        out = api.play_batch(ruleset, lineup, seeds)
+        seeds = engines.game_seeds(9, 0, 1500)
+        out = engines.play_batch(ruleset, lineup, seeds)
         return clans_frame(out, np.arange(1500), seeds, "br", ["a", "b", "c", "d"]).query("seat == 0").glory_ragnarok.mean()
     assert rag(ruled) > rag(base) + 1.0
 

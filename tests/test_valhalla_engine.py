@@ -9,10 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from simulator import enums as E
-from simulator.api import game_seeds
-from simulator.rainbow import RainbowBridge, resolve_pair, starting_glory
-from simulator.ruleset import DATA_DIR, RulesError, load_ruleset
+from simulator.core import enums as E
+from simulator.core.batch import game_seeds
+from simulator.rainbow import RainbowBridge, starting_glory
+from strategies.lineup import resolve_pair
+from simulator.core.loading import DATA_DIR, RulesError
+from simulator.engines import load_ruleset
 from simulator.valhalla.api import god_plan_for, play_batch, play_game, sweep_combos
 from simulator.valhalla.invariants import INV_NAMES
 from strategies.valhalla import builtin, resolve
@@ -192,7 +194,7 @@ def test_rainbow_bridge_starting_glory(rs):
     out = rb.play_batch(lineup, seeds, check=True)
     assert not out.violation.any()
     # the Blood Rage game of each Rainbow Bridge game, replayed with its missions
-    from simulator.api import play_batch as base_batch
+    from simulator.engines import play_batch as base_batch
     _, plan = rb.plan(seeds)
     for g in range(0, 200, 37):
         gods = tuple(int(x) for x in np.sort(plan[g, :3]))
@@ -214,7 +216,7 @@ def test_rainbow_bridge_missions_and_reward_cards(rs):
     base = rb.base_for(gods)
     assert int(base.tables.n_missions) == 3 and base.tables.mission_op[:3].tolist() == [
         E.M_BATTLES, E.M_VALHALLA, E.M_PILLAGES]
-    from simulator.api import play_batch as base_batch
+    from simulator.engines import play_batch as base_batch
     lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
     b = base_batch(base, [x[0] for x in lineup], game_seeds(9, 0, 300), check=True)
     assert not b.violation.any()
@@ -264,7 +266,7 @@ def test_run_and_report(tmp_path):
 
 def test_replay_reads_in_the_rulebook_words():
     """volva replay --ruleset valhalla: every event has a text (no raw event rows) for 30 games."""
-    from simulator.replay import replay_text
+    from simulator.engines import replay_text
     r = load_ruleset("valhalla")
     names = LINEUPS[4]
     for g in range(30):
@@ -310,13 +312,14 @@ SCEN = Path(__file__).parent / "scenarios" / "valhalla"
 def test_valhalla_scenarios_meet_their_expectations(name):
     """The rulebook's worked examples as scenario files (RB "Quest Phase" note: 8 Glory instead of 6;
     RB "Contest" note: Tyr's age-2 tile), checked against their [expect] tables."""
-    from simulator.scenario import run_scenario
+    from strategies.lineup import run_scenario
     r = run_scenario(SCEN / name)
     assert r["ruleset"] == "valhalla" and r["log"]
 
 
 def test_valhalla_scenario_errors(tmp_path):
-    from simulator.scenario import ScenarioError, run_scenario
+    from simulator.core.loading import ScenarioError
+    from strategies.lineup import run_scenario
     p = tmp_path / "s.toml"
     p.write_text('ruleset = "valhalla"\nplayers = 3\n[[clan]]\nfigures = { Asgard = ["elite"] }\n[[clan]]\n[[clan]]\n')
     with pytest.raises(ScenarioError, match="field 'clan\\[0\\].figures': 'Asgard'; allowed: \\['Gladsheim'"):

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import enums as E
-from simulator.ruleset import load_ruleset
+from simulator.core import enums as E
+from simulator.engines import load_ruleset
 from simulator.valhalla import engine as V
 from simulator.valhalla.contest import call_to_battle_nb
 from simulator.valhalla.board import fig_str_nb, str_in_nb

@@ -7,4 +7,12 @@ the Feast Hall, on the same record-of-arrays design as the base engine.
 - ``contest``  Call to Battle, the battle and its card texts, rewards and god tiles
 - ``policy``   the scripted strategies' choices (random, greedy)
 - ``playout``  complete games and numba-parallel batches
+- ``sweep``    the god sweep (every combination equally often)
+- ``api``      the facade below, as simulator.engines calls it
+
+The package is the engine's facade (simulator.engines): load, play_batch, play_game,
+replay_text, load_scenario.
 """
+from .api import load_scenario, play_batch, play_game  # noqa: F401
+from .replay import replay_text  # noqa: F401
+from .rules import load_valhalla as load  # noqa: F401

@@ -1,26 +1,31 @@
-"""Python facade of the Blood Rage: Valhalla engine: the same BatchOut as the base game's
-(simulator.api), with ``gods`` int8[G, 3] (the god of each age, gods.toml index) and
+"""Facade of the Blood Rage: Valhalla engine (registered in simulator.engines): the BatchOut of
+simulator.core.batch, with ``gods`` int8[G, 3] (the god of each age, gods.toml index) and
 ``board_rag`` = figures on the board when Prove Valor begins, summed over the ages."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import enums as E
-from ..api import BatchOut, new_batch_out, policy_arrays
+from ..core import enums as E
+from ..core.batch import BatchOut, new_batch_out, policy_arrays
+from .sweep import god_plan_for, sweep_combos  # noqa: F401  (god_plan_for: the sweep's plan)
 
 
-def play_batch(ruleset, lineup, seeds, check: bool = False, god_plan=None, start=None, rewards=None) -> BatchOut:
+def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, period: int = 1, god_plan=None,
+               start=None, rewards=None) -> BatchOut:
     """One complete game per seed; seat i plays lineup[i] = (VPOL_* kind, float64[VP_N] params).
 
     god_plan: int8[G, 4] per game, the gods of ages 1..3 (gods.toml index; -1 = drawn at random)
     and a 1 to shuffle their order; start: int16[G, P] starting Glory and rewards: int16[G, P, 3]
-    Reward Card ids (-1 none) of the Rainbow Bridge.
+    Reward Card ids (-1 none) of the Rainbow Bridge. Without god_plan, game_ids (int64[G]) and the
+    rotation period give the god sweep's plan (:func:`god_plan_for`).
     Raises RulesError for a player count outside 3..5."""
     from .playout import play_batch_nb
     P = len(lineup)
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
     G = len(seeds)
+    if god_plan is None and game_ids is not None:
+        god_plan = god_plan_for(ruleset, game_ids, period)
     out = new_batch_out(G, P, E.VH_MAX_CARDS, 3, E.VH_N_GODS_MAX)
     god_plan = np.full((G, 4), -1, np.int8) if god_plan is None else np.ascontiguousarray(god_plan, np.int8)
     start = np.zeros((G, P), np.int16) if start is None else np.ascontiguousarray(start, np.int16)
@@ -63,28 +68,8 @@ def default_params() -> np.ndarray:
     return v
 
 
-SWEEPS = ("gods", "god-sets")  #: --sweep: every ordered god combination / every set of 3 gods
-
-
-def sweep_combos(ruleset, sweep: str) -> list[tuple[int, int, int, int]]:
-    """The god plans of a sweep: "gods" -> every ordered choice of 3 gods (60 of 5), "god-sets"
-    -> every set of 3 (10 of 5; the order is drawn in each game). (age1, age2, age3, shuffle)."""
-    from itertools import combinations, permutations
-    n = int(ruleset.tables.n_gods)
-    if sweep == "gods":
-        return [(a, b, c, 0) for a, b, c in permutations(range(n), 3)]
-    if sweep == "god-sets":
-        return [(a, b, c, 1) for a, b, c in combinations(range(n), 3)]
-    raise ValueError(f"--sweep {sweep!r}; allowed: {', '.join(SWEEPS)}")
-
-
-def god_plan_for(ruleset, game_ids, period: int):
-    """int8[G, 4] god plans of games ``game_ids`` under ``ruleset.sweep`` (None: no sweep).
-    Game g plays combination (g // period) mod n_combos: the rotations of one seed share the gods,
-    and n_combos * period consecutive games play every combination in every rotation once."""
-    sweep = getattr(ruleset, "sweep", None)
-    if not sweep:
-        return None
-    combos = np.array(sweep_combos(ruleset, sweep), np.int8)
-    ids = np.asarray(game_ids, np.int64)
-    return combos[(ids // max(int(period), 1)) % len(combos)]
+def load_scenario(path, data: dict, resolve):
+    """Set up a Valhalla scenario (simulator.valhalla.scenario) from its parsed file; ``resolve``
+    maps a strategy name to (kind, params). Raises ScenarioError."""
+    from .scenario import load_scenario as load
+    return load(path, data, resolve)

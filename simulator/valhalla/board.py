@@ -2,7 +2,7 @@
 effects, hand and deck moves (rulebook 000 "Figures", "Summon", "Upgrade")."""
 from numba import njit
 
-from .. import enums as E
+from ..core import enums as E
 from .state import G_DECK_N, G_NP, log_nb
 
 

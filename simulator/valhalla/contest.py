@@ -6,7 +6,7 @@ kinds int8[P] / params float64[P, VP_N]: the seats' policies.
 import numpy as np
 from numba import njit
 
-from .. import enums as E
+from ..core import enums as E
 from .board import (add_glory_nb, card_has_op_nb, card_op_sum_nb, contestable_nb, count_in_nb, deck_bottom_nb,
                     draw_nb, fig_str_nb, hand_add_nb, hand_take_nb, has_enemy_nb, note_fired_nb, raise_stat_nb,
                     sheet_sum_nb, str_in_nb, total_glory_nb)

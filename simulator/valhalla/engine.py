@@ -6,8 +6,8 @@ kinds int8[P] / params float64[P, VP_N]: the seats' policies.
 import numpy as np
 from numba import njit
 
-from .. import enums as E
-from ..rng import rand_int_nb, shuffle_nb
+from ..core import enums as E
+from ..core.rng import rand_int_nb, shuffle_nb
 from .board import (add_glory_nb, card_op_sum_nb, count_in_nb, deck_bottom_nb, draw_nb, free_base_nb,
                     free_slot_nb, hand_add_nb, hand_take_nb, is_common_nb, note_fired_nb, raise_stat_nb,
                     sheet_sum_nb, str_in_nb, total_glory_nb)

@@ -3,22 +3,26 @@ runs them over thousands of games). check_invariants_nb returns the first violat
 the engine calls checkpoint_nb after every action and phase when gs[G_CHECK] is set."""
 from numba import njit
 
-from .. import enums as E
-from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_TURNS, G_VIOLATION, \
-    G_VIOLATION_AT
+from ..core import enums as E
+from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
+from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
 
 INV_OK = 0
-INV_LOC = 1  #: a figure is in no valid place, or in two kinds of place (code out of range, own kill pile)
-INV_MONSTER = 2  #: a Monster figure without its card on a base, or the reverse
-INV_SLOTS = 3  #: a slot holds the wrong kind of card, or a quest stays committed after the Quest phase
-INV_SUMMON = 4  #: a Summoned figure stands in Valhalla or a region that held a Region Token
-INV_RAGE = 5  #: negative Rage
-INV_CARDS = 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, Reward Cards, removed)
-INV_GLORY = 7  #: negative Glory from a source
-INV_UNFINISHED = 8  #: the game did not end after the third age
-INV_CLAIM = 9  #: a Reward Token on a region under a Region Token
-INV_NAMES = ("ok", "figure location", "monster base", "clan-sheet slots", "summon region", "negative Rage",
-             "card conservation", "negative Glory", "unfinished game", "claim")
+INV_FIRST = INV_FIRST_VALHALLA  #: Valhalla's codes follow it (core.record: codes namespaced per engine)
+INV_LOC = INV_FIRST + 1  #: a figure is in no valid place, or in two kinds of place (code out of range, own kill pile)
+INV_MONSTER = INV_FIRST + 2  #: a Monster figure without its card on a base, or the reverse
+INV_SLOTS = INV_FIRST + 3  #: a slot holds the wrong kind of card, or a quest stays committed after the Quest phase
+INV_SUMMON = INV_FIRST + 4  #: a Summoned figure stands in Valhalla or a region that held a Region Token
+INV_RAGE = INV_FIRST + 5  #: negative Rage
+INV_CARDS = INV_FIRST + 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, Reward Cards, removed)
+INV_GLORY = INV_FIRST + 7  #: negative Glory from a source
+INV_UNFINISHED = INV_FIRST + 8  #: the game did not end after the third age
+INV_CLAIM = INV_FIRST + 9  #: a Reward Token on a region under a Region Token
+#: code -> name
+INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_RAGE, INV_CARDS, INV_GLORY,
+                      INV_UNFINISHED, INV_CLAIM),
+                     ("ok", "figure location", "monster base", "clan-sheet slots", "summon region", "negative Rage",
+                      "card conservation", "negative Glory", "unfinished game", "claim")))
 
 
 @njit(cache=True)
@@ -88,9 +92,5 @@ def check_invariants_nb(T, S):
 @njit(cache=True)
 def checkpoint_nb(T, S):
     """Record the first violation (code and turn) when checking is on."""
-    if S.gs[G_CHECK] == 0 or S.gs[G_VIOLATION] != 0:
-        return
-    v = check_invariants_nb(T, S)
-    if v != INV_OK:
-        S.gs[G_VIOLATION] = v
-        S.gs[G_VIOLATION_AT] = S.gs[G_TURNS]
+    if S.gs[G_CHECK] == 1 and S.gs[G_VIOLATION] == 0:
+        record_violation_nb(S, check_invariants_nb(T, S))

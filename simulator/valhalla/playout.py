@@ -3,7 +3,7 @@ its random stream: results do not depend on thread count or batch size)."""
 import numpy as np
 from numba import njit, prange
 
-from .. import enums as E
+from ..core import enums as E
 from .engine import (action_phase_nb, give_rewards_nb, draft_nb, end_age_nb, end_game_nb, god_arrives_nb, quest_phase_nb,
                      release_nb, setup_nb, valor_phase_nb)
 from .invariants import INV_UNFINISHED, checkpoint_nb

@@ -6,8 +6,8 @@ params, float64[VP_N], enums VP_*). New strategies are parameter vectors, never 
 import numpy as np
 from numba import njit
 
-from .. import enums as E
-from ..rng import rand_int_nb
+from ..core import enums as E
+from ..core.rng import rand_int_nb
 from .board import (card_op_sum_nb, contestable_nb, count_in_nb, fig_str_nb, free_base_nb, free_slot_nb,
                     has_enemy_nb, is_common_nb, sheet_sum_nb, str_in_nb)
 from .state import G_AGE, G_NP

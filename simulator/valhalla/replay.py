@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import enums as E
+from ..core import enums as E
 from .state import G_CAPPED, G_LOG_LOST, G_LOG_N
 
 
@@ -151,8 +151,9 @@ def game_text(rs, S, names: list[str], header: str) -> str:
 def replay_text(rs, lineup_names, lineup, master_seed: int, game_id: int = 0, rotate: bool = True) -> str:
     """The log of game ``game_id`` of a Valhalla experiment (the game `volva run` plays, god sweep
     included)."""
-    from ..api import game_plan, rotated, rotation_period
-    from .api import god_plan_for, play_game
+    from ..core.batch import game_plan, rotated, rotation_period
+    from .api import play_game
+    from .sweep import god_plan_for
     P = len(lineup)
     period = rotation_period(list(lineup_names))
     (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, period)

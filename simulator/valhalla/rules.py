@@ -15,8 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import enums as E
-from ..ruleset import DATA_DIR, CardLookup, RulesError, _err, _int, _load_toml, _req, _track, parse_effects
+from ..core import enums as E
+from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
+                            read_toml, require_key, track_steps)
 
 MAXR = E.VH_MAX_REGIONS
 MAXC = E.VH_MAX_CARDS
@@ -70,7 +71,7 @@ OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
 @dataclass
 class VRuleset(CardLookup):
     """A loaded Blood Rage: Valhalla rule set (the attributes the analysis reads match
-    :class:`simulator.ruleset.Ruleset`'s)."""
+    :class:`simulator.bloodrage.rules.Ruleset`'s)."""
     name: str
     tables_arr: np.ndarray  # 1-element VTABLES_DTYPE record array
     region_names: list[str]
@@ -89,13 +90,13 @@ class VRuleset(CardLookup):
 
     def with_sweep(self, sweep: str | None) -> "VRuleset":
         """A copy whose games sweep the god combinations (api.SWEEPS). Raises RulesError."""
-        from .api import SWEEPS
+        from .sweep import SWEEPS
         if sweep is not None and sweep not in SWEEPS:
             raise RulesError(f"--sweep {sweep!r}; allowed: {', '.join(SWEEPS)}")
         return replace(self, sweep=sweep)
 
     def sweep_size(self) -> int:
-        from .api import sweep_combos
+        from .sweep import sweep_combos
         return len(sweep_combos(self, self.sweep)) if self.sweep else 1
 
     @property
@@ -167,107 +168,107 @@ class VRuleset(CardLookup):
 
 def load_board(path: Path):
     """board.toml -> (names, numbers, adjacency int8[R, R], valhalla index)."""
-    b = _load_toml(path)
-    regs = _req(path, "board", b, "region")
+    b = load_toml(path)
+    regs = require_key(path, "board", b, "region")
     if not isinstance(regs, list) or not 3 <= len(regs) <= MAXR:
-        _err(path, "board", "region", f"{len(regs) if isinstance(regs, list) else regs!r} regions; "
+        field_error(path, "board", "region", f"{len(regs) if isinstance(regs, list) else regs!r} regions; "
              f"allowed: 3..{MAXR} [[region]] tables")
     names = []
     for i, r in enumerate(regs):
-        n = _req(path, f"region {i + 1}", r, "name")
+        n = require_key(path, f"region {i + 1}", r, "name")
         if not isinstance(n, str) or not n or n in names:
-            _err(path, f"region {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
+            field_error(path, f"region {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
         names.append(n)
     vh = [i for i, r in enumerate(regs) if r.get("valhalla") is True]
     if len(vh) != 1 or vh[0] != len(regs) - 1:
-        _err(path, "board", "valhalla", "exactly one region, the last, must have valhalla = true")
+        field_error(path, "board", "valhalla", "exactly one region, the last, must have valhalla = true")
     outer = len(regs) - 1
     for i, r in enumerate(regs[:-1]):
-        num = _int(path, names[i], "number", _req(path, names[i], r, "number"), 1, outer)
+        num = check_int(path, names[i], "number", require_key(path, names[i], r, "number"), 1, outer)
         if num != i + 1:
-            _err(path, names[i], "number", f"{num}; allowed: {i + 1} (regions in Region Token order)")
+            field_error(path, names[i], "number", f"{num}; allowed: {i + 1} (regions in Region Token order)")
     adj = np.zeros((len(regs), len(regs)), np.int8)
     for i, r in enumerate(regs):
-        nb = _req(path, names[i], r, "adjacent")
+        nb = require_key(path, names[i], r, "adjacent")
         if not isinstance(nb, list):
-            _err(path, names[i], "adjacent", f"{nb!r}; allowed: a list of region names")
+            field_error(path, names[i], "adjacent", f"{nb!r}; allowed: a list of region names")
         for n in nb:
             if n not in names or n == names[i]:
-                _err(path, names[i], "adjacent", f"{n!r}; allowed: {[x for x in names if x != names[i]]}")
+                field_error(path, names[i], "adjacent", f"{n!r}; allowed: {[x for x in names if x != names[i]]}")
             adj[i, names.index(n)] = 1
     for i in range(len(regs)):
         for j in range(len(regs)):
             if adj[i, j] != adj[j, i]:
-                _err(path, names[i], "adjacent", f"{names[j]!r} lists {names[i]!r} only one way; pathways join both")
+                field_error(path, names[i], "adjacent", f"{names[j]!r} lists {names[i]!r} only one way; pathways join both")
     return names, adj, len(regs) - 1
 
 
 def load_gods(path: Path):
-    g = _load_toml(path)
-    gods = _req(path, "gods", g, "god")
+    g = load_toml(path)
+    gods = require_key(path, "gods", g, "god")
     if not isinstance(gods, list) or not 1 <= len(gods) <= E.VH_N_GODS_MAX:
-        _err(path, "gods", "god", f"allowed: 1..{E.VH_N_GODS_MAX} [[god]] tables")
+        field_error(path, "gods", "god", f"allowed: 1..{E.VH_N_GODS_MAX} [[god]] tables")
     names, power, amount = [], [], []
     for i, d in enumerate(gods):
-        n = _req(path, f"god {i + 1}", d, "name")
+        n = require_key(path, f"god {i + 1}", d, "name")
         if not isinstance(n, str) or not n or n in names:
-            _err(path, f"god {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
-        p = _req(path, n, d, "power")
+            field_error(path, f"god {i + 1}", "name", f"{n!r}; allowed: a unique non-empty name")
+        p = require_key(path, n, d, "power")
         if p not in E.VH_GOD_NAMES:
-            _err(path, n, "power", f"{p!r}; allowed: {list(E.VH_GOD_NAMES)}")
+            field_error(path, n, "power", f"{p!r}; allowed: {list(E.VH_GOD_NAMES)}")
         names.append(n)
         power.append(E.VH_GOD_NAMES.index(p))
-        amount.append(_int(path, n, "amount", d.get("amount", 2), 0, 20))
+        amount.append(check_int(path, n, "amount", d.get("amount", 2), 0, 20))
     return names, power, amount
 
 
 def load_rules(path: Path, options: dict | None):
-    r = _load_toml(path)
+    r = load_toml(path)
     out = {}
-    clan = _req(path, "rules", r, "clan")
-    out["fig_str"] = [_int(path, "clan", k, _req(path, "clan", clan, k), 0, 20) for k in ("elite_str", "warrior_str")]
-    out["n_elites"] = _int(path, "clan", "elites", _req(path, "clan", clan, "elites"), 0, E.VH_N_ELITES)
-    out["n_warriors"] = _int(path, "clan", "warriors", _req(path, "clan", clan, "warriors"), 0, E.VH_N_WARRIORS)
-    out["monster_bases"] = _int(path, "clan", "monster_bases", _req(path, "clan", clan, "monster_bases"), 0,
+    clan = require_key(path, "rules", r, "clan")
+    out["fig_str"] = [check_int(path, "clan", k, require_key(path, "clan", clan, k), 0, 20) for k in ("elite_str", "warrior_str")]
+    out["n_elites"] = check_int(path, "clan", "elites", require_key(path, "clan", clan, "elites"), 0, E.VH_N_ELITES)
+    out["n_warriors"] = check_int(path, "clan", "warriors", require_key(path, "clan", clan, "warriors"), 0, E.VH_N_WARRIORS)
+    out["monster_bases"] = check_int(path, "clan", "monster_bases", require_key(path, "clan", clan, "monster_bases"), 0,
                                 E.VH_N_MONSTERS)
-    out["start_rage"] = _int(path, "clan", "start_rage", _req(path, "clan", clan, "start_rage"), 0, 50)
-    tracks = _req(path, "rules", r, "tracks")
+    out["start_rage"] = check_int(path, "clan", "start_rage", require_key(path, "clan", clan, "start_rage"), 0, 50)
+    tracks = require_key(path, "rules", r, "tracks")
     if "digest" not in tracks:
-        _err(path, "tracks", "digest", "missing")
+        field_error(path, "tracks", "digest", "missing")
     tr = tracks["digest"]
-    out["track"] = [_track(path, "tracks.digest", _req(path, "tracks.digest", tr, k)) for k in E.STAT_NAMES]
-    out["bonus"] = _track(path, "tracks.digest", _req(path, "tracks.digest", tr, "bonus"))
-    su = _req(path, "rules", r, "setup")
-    out["region_tokens"] = _int(path, "setup", "region_tokens", _req(path, "setup", su, "region_tokens"), 0, MAXR)
-    out["monsters_pp"] = _int(path, "setup", "monsters_per_player", _req(path, "setup", su, "monsters_per_player"),
+    out["track"] = [track_steps(path, "tracks.digest", require_key(path, "tracks.digest", tr, k)) for k in E.STAT_NAMES]
+    out["bonus"] = track_steps(path, "tracks.digest", require_key(path, "tracks.digest", tr, "bonus"))
+    su = require_key(path, "rules", r, "setup")
+    out["region_tokens"] = check_int(path, "setup", "region_tokens", require_key(path, "setup", su, "region_tokens"), 0, MAXR)
+    out["monsters_pp"] = check_int(path, "setup", "monsters_per_player", require_key(path, "setup", su, "monsters_per_player"),
                               0, 10)
-    orw = _req(path, "setup", su, "outer_rewards")
+    orw = require_key(path, "setup", su, "outer_rewards")
     for x in orw if isinstance(orw, list) else [orw]:
         if x not in E.VH_REWARD_NAMES[:5]:
-            _err(path, "setup", "outer_rewards", f"{x!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
+            field_error(path, "setup", "outer_rewards", f"{x!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
     out["outer_rewards"] = [REWARDS[x] for x in orw]
-    vr = _req(path, "setup", su, "valhalla_reward")
+    vr = require_key(path, "setup", su, "valhalla_reward")
     if vr not in E.VH_REWARD_NAMES[:5]:
-        _err(path, "setup", "valhalla_reward", f"{vr!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
+        field_error(path, "setup", "valhalla_reward", f"{vr!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
     out["valhalla_reward"] = REWARDS[vr]
-    out["glory_reward"] = _int(path, "setup", "glory_reward", _req(path, "setup", su, "glory_reward"), 0, 100)
-    ag = _req(path, "rules", r, "age")
-    _int(path, "age", "ages", _req(path, "age", ag, "ages"), 3, 3)
-    out["deal"] = _int(path, "age", "deal", _req(path, "age", ag, "deal"), 1, 12)
-    out["keep"] = _int(path, "age", "keep", _req(path, "age", ag, "keep"), 1, out["deal"])
-    out["carry"] = _int(path, "age", "carry", _req(path, "age", ag, "carry"), 0, 10)
-    pl = _req(path, "age", ag, "pass_left")
+    out["glory_reward"] = check_int(path, "setup", "glory_reward", require_key(path, "setup", su, "glory_reward"), 0, 100)
+    ag = require_key(path, "rules", r, "age")
+    check_int(path, "age", "ages", require_key(path, "age", ag, "ages"), 3, 3)
+    out["deal"] = check_int(path, "age", "deal", require_key(path, "age", ag, "deal"), 1, 12)
+    out["keep"] = check_int(path, "age", "keep", require_key(path, "age", ag, "keep"), 1, out["deal"])
+    out["carry"] = check_int(path, "age", "carry", require_key(path, "age", ag, "carry"), 0, 10)
+    pl = require_key(path, "age", ag, "pass_left")
     if not isinstance(pl, list) or len(pl) != 3 or not all(isinstance(x, bool) for x in pl):
-        _err(path, "age", "pass_left", f"{pl!r}; allowed: a list of 3 booleans")
+        field_error(path, "age", "pass_left", f"{pl!r}; allowed: a list of 3 booleans")
     out["pass_left"] = [int(x) for x in pl]
-    vg = _req(path, "age", ag, "valor_glory")
+    vg = require_key(path, "age", ag, "valor_glory")
     if not isinstance(vg, list) or len(vg) != 3:
-        _err(path, "age", "valor_glory", f"{vg!r}; allowed: a list of 3 integers")
-    out["valor_glory"] = [_int(path, "age", "valor_glory", v, 0, 100) for v in vg]
-    opts = dict(_req(path, "rules", r, "options"))
+        field_error(path, "age", "valor_glory", f"{vg!r}; allowed: a list of 3 integers")
+    out["valor_glory"] = [check_int(path, "age", "valor_glory", v, 0, 100) for v in vg]
+    opts = dict(require_key(path, "rules", r, "options"))
     for k in OPTIONS:
         if k not in opts:
-            _err(path, "options", k, "missing")
+            field_error(path, "options", k, "missing")
     vec = np.zeros(E.N_VOPTS, np.int32)
     src = {k: path for k in opts}
     for k, v in (options or {}).items():  # command-line (or experiment) overrides
@@ -277,31 +278,31 @@ def load_rules(path: Path, options: dict | None):
     for k, v in opts.items():
         where = src[k]
         if k not in OPTIONS:
-            _err(where, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
+            field_error(where, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
         idx, kind, allowed = OPTIONS[k]
         if kind == "int":
-            vec[idx] = _int(where, "options", k, v, *allowed)
+            vec[idx] = check_int(where, "options", k, v, *allowed)
         elif kind == "bool":
             if not isinstance(v, bool):
-                _err(where, "options", k, f"got {v!r}; allowed: true, false")
+                field_error(where, "options", k, f"got {v!r}; allowed: true, false")
             if idx is not None:
                 vec[idx] = int(v)
         elif kind == "choice":
             if v not in allowed:
-                _err(where, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+                field_error(where, "options", k, f"got {v!r}; allowed: {list(allowed)}")
             vec[idx] = allowed.index(v)
         else:  # start_glory: a list, or "12/8/4/0"
             items = v.split("/") if isinstance(v, str) else v
             if not isinstance(items, list) or not 1 <= len(items) <= E.MAX_PLAYERS:
-                _err(where, "options", k, f"got {v!r}; allowed: 1..{E.MAX_PLAYERS} integers 0..1000, "
+                field_error(where, "options", k, f"got {v!r}; allowed: 1..{E.MAX_PLAYERS} integers 0..1000, "
                      "one per seat, written 12/8/4/0")
             vals = []
             for x in items:
                 try:
                     x = int(x) if isinstance(x, str) else x
                 except ValueError:
-                    _err(where, "options", k, f"item {x!r} of {v!r}; allowed: integers 0..1000 (e.g. 12/8/4/0)")
-                vals.append(_int(where, "options", k, x, 0, 1000))
+                    field_error(where, "options", k, f"item {x!r} of {v!r}; allowed: integers 0..1000 (e.g. 12/8/4/0)")
+                vals.append(check_int(where, "options", k, x, 0, 1000))
             out["start_glory"] = vals + [0] * (E.MAX_PLAYERS - len(vals))
             opts[k] = vals
     vec[E.VOPT_GLORY_REWARD] = out["glory_reward"]
@@ -336,7 +337,6 @@ def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) ->
     card; ``type`` and, but for a Monster, ``god`` required; copies default 1). Changed rows are
     validated like cards.csv rows. Raises RulesError naming the patch file, card and field."""
     import difflib
-    from ..ruleset import read_toml
     patch_path = Path(patch_path)
     data = read_toml(patch_path) if data is None else data
     if not data:
@@ -388,7 +388,7 @@ def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) ->
 def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):
     """cards.csv (+ card patches) -> (names, texts, arrays). Raises RulesError naming file, card
     and column."""
-    from ..patches import patch_list
+    from ..core.loading import patch_list
     rows = read_card_rows(path)
     for ppath, pdata in patch_list(patch):
         rows = apply_patch(rows, ppath, pdata)
@@ -405,21 +405,21 @@ def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):
         entry = r["_entry"]
         name = (r["name"] or "").strip()
         if not name:
-            _err(path, f"row {i + 3}", "name", "empty")
+            field_error(path, f"row {i + 3}", "name", "empty")
         if name in names:
-            _err(path, entry, "name", "duplicate; allowed: a name not used by another card")
+            field_error(path, entry, "name", "duplicate; allowed: a name not used by another card")
         names.append(name)
         texts.append(r["effect"] or "")
         t = (r["type"] or "").strip()
         if t not in E.VH_CARD_TYPE_NAMES:
-            _err(path, entry, "type", f"{t!r}; allowed: {list(E.VH_CARD_TYPE_NAMES)}")
+            field_error(path, entry, "type", f"{t!r}; allowed: {list(E.VH_CARD_TYPE_NAMES)}")
         a["card_type"][i] = E.VH_CARD_TYPE_NAMES.index(t)
         g = (r["god"] or "").strip()
         if t == "monster":
             if g:
-                _err(path, entry, "god", f"{g!r}; allowed: empty for a Monster")
+                field_error(path, entry, "god", f"{g!r}; allowed: empty for a Monster")
         elif g.lower() not in lower:
-            _err(path, entry, "god", f"{g!r}; allowed: {god_names}")
+            field_error(path, entry, "god", f"{g!r}; allowed: {god_names}")
         else:
             a["card_vgod"][i] = lower.index(g.lower())
             if g.lower() in E.CARD_GOD_NAMES:
@@ -433,31 +433,31 @@ def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):
         except ValueError:
             x = None
         if x is None or not lo <= x <= hi:
-            _err(path, entry, "value", f"{v!r}; allowed: an integer {lo}..{hi}" + (" or empty" if t == "quest" else ""))
+            field_error(path, entry, "value", f"{v!r}; allowed: an integer {lo}..{hi}" + (" or empty" if t == "quest" else ""))
         a["card_value"][i] = x
         cp = (r["copies"] or "").strip()
         if not cp.isdigit() or not 0 <= int(cp) <= 9:
-            _err(path, entry, "copies", f"{cp!r}; allowed: an integer 0..9")
+            field_error(path, entry, "copies", f"{cp!r}; allowed: an integer 0..9")
         a["card_copies"][i] = int(cp)
         effs = parse_effects(path, entry, r["effects"] or "", opcodes, [])
         if len(effs) > 2:
-            _err(path, entry, "effects", f"{len(effs)} effects; allowed: at most 2")
+            field_error(path, entry, "effects", f"{len(effs)} effects; allowed: at most 2")
         for k, (code, x, _) in enumerate(effs):
             a["card_op"][i, k], a["card_a"][i, k] = code, x
         nq = sum(c in E.VOP_QUESTS for c, _, _ in effs)
         if t == "quest" and nq != 1:
-            _err(path, entry, "effects", "a quest needs exactly one q_* opcode")
+            field_error(path, entry, "effects", "a quest needs exactly one q_* opcode")
         if t != "quest" and nq:
-            _err(path, entry, "effects", "q_* opcodes are for quests only")
+            field_error(path, entry, "effects", "q_* opcodes are for quests only")
     return names, texts, a
 
 
 def load_opcodes(path: Path) -> dict:
-    ops = _load_toml(path)
+    ops = load_toml(path)
     for name, spec in ops.items():
-        _int(path, name, "code", _req(path, name, spec, "code"), 0, E.N_VOPS - 1)
-        if _req(path, name, spec, "hook") not in E.VH_HOOK_NAMES:
-            _err(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.VH_HOOK_NAMES)}")
+        check_int(path, name, "code", require_key(path, name, spec, "code"), 0, E.N_VOPS - 1)
+        if require_key(path, name, spec, "hook") not in E.VH_HOOK_NAMES:
+            field_error(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.VH_HOOK_NAMES)}")
     return ops
 
 
@@ -504,7 +504,7 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     for k, v in ca.items():
         t[k][: len(cnames)] = v
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    from ..patches import patch_list, patches_sha256
+    from ..core.loading import patch_list, patches_sha256
     patches = patch_list(patch)
     psha = patches_sha256(patch)
     return VRuleset(name, arr, rnames, cnames, ctexts, sha, opts, gnames, str(cards_path),
@@ -517,22 +517,22 @@ def load_missions(rs: "VRuleset", path: Path | None = None) -> tuple[int, dict]:
     Raises RulesError naming the file, mission and field."""
     import re
     path = Path(path) if path else DATA_DIR / rs.name / "missions.toml"
-    d = _load_toml(path)
-    favour = _int(path, "missions", "favour", d.get("favour", 2), 1, 3)
+    d = load_toml(path)
+    favour = check_int(path, "missions", "favour", d.get("favour", 2), 1, 3)
     out = {}
-    for i, m in enumerate(_req(path, "missions", d, "mission")):
+    for i, m in enumerate(require_key(path, "missions", d, "mission")):
         entry = f"mission {i + 1}"
-        god = _req(path, entry, m, "god")
+        god = require_key(path, entry, m, "god")
         if god not in rs.god_names:
-            _err(path, entry, "god", f"{god!r}; allowed: {rs.god_names}")
-        cond = str(_req(path, entry, m, "condition"))
+            field_error(path, entry, "god", f"{god!r}; allowed: {rs.god_names}")
+        cond = str(require_key(path, entry, m, "condition"))
         mm = re.fullmatch(r"\s*([a-z]+)\((\d+)\)\s*", cond)
         if not mm or mm.group(1) not in E.MISSION_NAMES:
-            _err(path, entry, "condition", f"{cond!r}; allowed: {[n + '(a)' for n in E.MISSION_NAMES]}")
-        glory = _int(path, entry, "glory", m.get("glory", 0), 0, 100)
-        reward = _req(path, entry, m, "reward")
+            field_error(path, entry, "condition", f"{cond!r}; allowed: {[n + '(a)' for n in E.MISSION_NAMES]}")
+        glory = check_int(path, entry, "glory", m.get("glory", 0), 0, 100)
+        reward = require_key(path, entry, m, "reward")
         if reward not in rs.card_names:
-            _err(path, entry, "reward", f"{reward!r}; allowed: a card of {rs.card_file}")
+            field_error(path, entry, "reward", f"{reward!r}; allowed: a card of {rs.card_file}")
         out[rs.god_names.index(god)] = (E.MISSION_NAMES.index(mm.group(1)), int(mm.group(2)), glory,
                                         rs.card_names.index(reward))
     return favour, out

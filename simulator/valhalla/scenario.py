@@ -36,9 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import enums as E
-from ..ruleset import read_toml
-from ..scenario_position import ScenarioError
+from ..core import enums as E
+from ..core.loading import read_toml
+from ..core.loading import ScenarioError
 from .state import G_AGE, G_LOG_N, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
@@ -55,6 +55,7 @@ class VScenario:
         self.path, self.d, self.r = path, d, rs
         self.T = rs.tables
         self.log_lines: list[str] = []
+        self.resolve = None  #: strategy name -> (kind, params), set by the caller
 
     def fail(self, field, msg):
         raise ScenarioError(f"{self.path}: field '{field}': {msg}")
@@ -200,7 +201,7 @@ class VScenario:
 
     def run(self):
         from . import engine as V
-        from strategies.valhalla import resolve
+        resolve = self.resolve
         S, T = self.S, self.T
         pols = []
         for p, c in enumerate(self.d.get("clan", [])):
@@ -339,13 +340,13 @@ class VScenario:
         return out
 
 
-def run_valhalla_scenario(path: Path, d: dict | None = None) -> dict:
-    """Build and run the scenario in ``path`` (its [expect] is checked by simulator.scenario.run_scenario,
-    which calls this module for ``ruleset = "valhalla"``); returns the result dict. Raises ScenarioError."""
-    from ..ruleset import load_ruleset
+def load_scenario(path, data: dict | None = None, resolve=None) -> VScenario:
+    """Set up the Valhalla scenario in ``path`` (its parsed table ``data``); ``resolve`` maps a
+    strategy name to (kind, params). Raises ScenarioError."""
+    from .rules import load_valhalla
     path = Path(path)
-    d = read_toml(path, ScenarioError) if d is None else d
-    sc = VScenario(path, d, load_ruleset("valhalla"))
+    d = read_toml(path, ScenarioError) if data is None else data
+    sc = VScenario(path, d, load_valhalla("valhalla"))
+    sc.resolve = resolve
     sc.build()
-    sc.run()
-    return sc.result()
+    return sc

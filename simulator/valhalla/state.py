@@ -8,27 +8,18 @@ VH_LOC_NONE (empty base / figure not in the game), VH_LOC_KILL0 - q (clan q's ki
 import numpy as np
 from numba import njit
 
-from .. import enums as E
+from ..core import enums as E
 
-G_NP = 0  #: players
-G_AGE = 1  #: age 1..3
-G_FIRST = 2  #: seat with the First Player Token
-G_TURNS = 3  #: Action-phase turns, all ages
-G_LOG_N = 4
-G_LOG_ON = 5
-G_PHASE = 6
-G_CAPPED = 7  #: Action phases cut by the safety cap
-G_LOG_LOST = 8
-G_CHECK = 9  #: 1: check invariants after every action and phase
-G_VIOLATION = 10  #: first invariant violated (INV_*), 0 none
-G_VIOLATION_AT = 11
-G_DECK_N = 12  #: cards in the deck (top = deck[deck_n - 1])
-G_DECK_TOTAL = 13  #: cards in the game at setup (card conservation)
-G_REMOVED = 14  #: cards removed from the game (end of an age, over the keep limit)
-N_GS = 15
+from ..core.record import (G_AGE, G_CAPPED, G_CHECK, G_FIRST, G_LOG_LOST, G_LOG_N, G_LOG_ON,  # noqa: F401
+                           G_NP, G_PHASE, G_TURNS, G_VIOLATION, G_VIOLATION_AT, LOG_ROWS, LOG_WIDTH, N_HEADER,
+                           log_nb, note_use_nb)
 
-LOG_WIDTH = 8
-LOG_ROWS = 4096
+# Valhalla's own scalars, after the shared header (core.record)
+G_DECK_N = N_HEADER + 0  #: cards in the deck (top = deck[deck_n - 1])
+G_DECK_TOTAL = N_HEADER + 1  #: cards in the game at setup (card conservation)
+G_REMOVED = N_HEADER + 2  #: cards removed from the game (end of an age, over the keep limit)
+N_GS = N_HEADER + 3
+
 P5 = E.MAX_PLAYERS
 R = E.VH_MAX_REGIONS
 
@@ -129,32 +120,3 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.fired[:] = 0
     S.god_fired[:] = 0
     S.rs[0] = seed
-
-
-@njit(cache=True)
-def log_nb(S, ev, p, a, b, c, d, e):
-    """Append one event row when logging is on (rows past capacity are counted)."""
-    if S.gs[G_LOG_ON] == 0:
-        return
-    i = S.gs[G_LOG_N]
-    if i >= LOG_ROWS:
-        S.gs[G_LOG_LOST] += 1
-        return
-    S.log[i, 0] = ev
-    S.log[i, 1] = S.gs[G_AGE]
-    S.log[i, 2] = p
-    S.log[i, 3] = a
-    S.log[i, 4] = b
-    S.log[i, 5] = c
-    S.log[i, 6] = d
-    S.log[i, 7] = e
-    S.gs[G_LOG_N] = i + 1
-
-
-@njit(cache=True)
-def note_use_nb(S, p, c, how):
-    """Record that clan p used card c this age (how = USE_*)."""
-    n = S.use_n[p]
-    if n < S.uses.shape[1]:
-        S.uses[p, n] = c * 16 + S.gs[G_AGE] * 4 + how
-        S.use_n[p] = n + 1

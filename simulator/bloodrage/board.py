@@ -4,7 +4,7 @@ Small pure kernels over (T: tables record, S: state record); none mutate the sta
 """
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .state import G_NP
 
 

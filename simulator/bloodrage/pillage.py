@@ -4,7 +4,7 @@ unopposed case, the reward and the texts of a successful pillage, and the gods' 
 import numpy as np
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .battle import battle_nb
 from .board import (card_op_index_nb, fjord_loc_of_nb, free_villages_nb, has_enemy_nb, is_shiplike_nb,
                     monster_card_nb)

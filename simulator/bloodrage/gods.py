@@ -8,10 +8,10 @@ act in battles in their province (battle.py, effects.py) and on its pillage.
 import numpy as np
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .board import clan_str_nb
 from .policy import choose_option_nb
-from .rng import shuffle_nb
+from ..core.rng import shuffle_nb
 from .state import log_nb
 
 

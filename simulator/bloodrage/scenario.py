@@ -13,14 +13,14 @@ the file, the field and the allowed values.
 from __future__ import annotations
 
 import inspect
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from . import enums as E
+from ..core import enums as E
+from ..core.loading import ScenarioError, read_toml
 from .scenario_position import (ACTIONS, DECLINE, PHASE_KEYS, PHASES, STEP_KEYS, UPGRADE_TYPES,
-                                ScenarioError, ScenarioPosition, _fig_name)
+                                ScenarioPosition, _fig_name)
 
 
 class _Scenario(ScenarioPosition):
@@ -481,135 +481,14 @@ class _Scenario(ScenarioPosition):
                 "provinces": provinces, "fjords": fjords, "log": self.log_lines}
 
 
-def _flatten(d, prefix=""):
-    """[expect] table -> [(dotted path, expected value)]; nested tables are walked to their leaves."""
-    out = []
-    for k, v in d.items():
-        path = f"{prefix}.{k}" if prefix else str(k)
-        if isinstance(v, dict) and v:
-            out.extend(_flatten(v, path))
-        else:
-            out.append((path, v))
-    return out
-
-
-_MISSING = object()
-
-
-def _lookup(result, path):
-    """Value at dotted ``path`` of a run_scenario result ('clan.0.glory' -> result['clans'][0]['glory'])."""
-    cur = result
-    parts = path.split(".")
-    if parts and parts[0] == "clan":
-        parts[0] = "clans"
-    for part in parts:
-        if isinstance(cur, list):
-            if not part.lstrip("-").isdigit() or not -len(cur) <= int(part) < len(cur):
-                return _MISSING
-            cur = cur[int(part)]
-        elif isinstance(cur, dict):
-            if part in cur:
-                cur = cur[part]
-                continue
-            low = {str(k).lower(): k for k in cur}
-            key = low.get(part.lower(), low.get(f"{part.lower()} fjord"))
-            if key is None:
-                return _MISSING
-            cur = cur[key]
-        else:
-            return _MISSING
-    return cur
-
-
-def _same(expected, actual):
-    if isinstance(expected, list) and isinstance(actual, list):
-        try:
-            return sorted(expected) == sorted(actual)  # figures, hands: order does not matter
-        except TypeError:
-            return expected == actual
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return expected is actual
-    return expected == actual
-
-
-def check_expect(sc: "_Scenario", result: dict) -> None:
-    """Compare the scenario's [expect] table with ``result``; raise one ScenarioError listing every
-    failing path (expected vs actual). See docs/scenarios.md, "Expectations"."""
-    exp = sc.d.get("expect")
-    if exp is None:
-        return
-    if not isinstance(exp, dict):
-        sc.fail("expect", f"{exp!r}; expected a table of dotted paths = values")
-    bad = []
-    for path, want in _flatten(exp):
-        if path == "log":
-            lines = result.get("log", [])
-            for w in sc.strlist(want, "expect.log"):
-                if not any(w in line for line in lines):
-                    bad.append(f"log: no line contains {w!r}")
-            continue
-        if path == "log_order":  # each string in a later line than the previous one
-            lines, i = result.get("log", []), 0
-            for w in sc.strlist(want, "expect.log_order"):
-                j = next((j for j in range(i, len(lines)) if w in lines[j]), None)
-                if j is None:
-                    where = "no line" if not any(w in line for line in lines) else "no later line"
-                    bad.append(f"log_order: {where} contains {w!r}"
-                               + (f" (after {lines[i - 1].strip()!r})" if i else ""))
-                    break
-                i = j + 1
-            continue
-        got = _lookup(result, path)
-        if got is _MISSING:
-            if want == [] and ".figures." in f".{path}.":  # a location without figures
-                continue
-            bad.append(f"{path}: expected {want!r}, actual: (no such path)")
-        elif not _same(want, got):
-            bad.append(f"{path}: expected {want!r}, actual {got!r}")
-    if bad:
-        sc.fail("expect", f"{len(bad)} expectation(s) failed:\n  " + "\n  ".join(bad))
-
-
-def load_scenario(path) -> _Scenario:
-    """Read and set up the position of scenario file ``path`` (no step run). Raises ScenarioError."""
+def load_scenario(path, data: dict | None = None, resolve=None) -> _Scenario:
+    """Set up the position of scenario file ``path`` (its parsed table ``data``; read when None);
+    no step run. ``resolve`` maps a strategy name to (kind, params) (default: greedy only from
+    strategies, passed by the caller). Raises ScenarioError."""
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    if data is None:
+        data = read_toml(path, ScenarioError)
     sc = _Scenario(path, data)
+    sc.resolve = resolve
     sc.build()
     return sc
-
-
-def run_scenario(path, check: bool = True) -> dict:
-    """Set up scenario ``path``, run its steps with the engine, and return the resulting position
-    (clans, provinces, fjords, log) as a JSON-ready dict. With ``check`` (default), the file's
-    ``[expect]`` table is compared with the result: any mismatch raises a ScenarioError listing
-    every failing path. Raises ScenarioError."""
-    d = _peek(path)
-    if isinstance(d, dict) and d.get("ruleset") == "valhalla":
-        from .valhalla.scenario import VScenario
-        from .ruleset import load_ruleset
-        sc = VScenario(Path(path), d, load_ruleset("valhalla"))
-        sc.build()
-    else:
-        sc = load_scenario(path)
-    sc.run()
-    result = sc.result()
-    if check:
-        check_expect(sc, result)
-    return result
-
-
-def _peek(path):
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError):
-        return None  # load_scenario reports it

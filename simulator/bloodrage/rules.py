@@ -12,21 +12,14 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from . import enums as E
-
-DATA_DIR = Path(__file__).parent / "data"
-
-
-class RulesError(ValueError):
-    """A rule-set data file is malformed (message: file, entry, field, allowed)."""
-
+from ..core import enums as E
+from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
+                            patch_list, patches_sha256, require_key, track_steps)
 
 MAX_CARDS = E.MAX_CARDS
 
@@ -90,21 +83,6 @@ def make_tables(fields: dict) -> np.ndarray:
     return arr
 
 
-class CardLookup:
-    """Card lookups shared by the rule sets (needs ``card_names``)."""
-
-    def card_ids(self, name: str) -> list[int]:
-        """Row ids of every card named ``name`` (one per age it appears in). Raises RulesError
-        (with close names) for an unknown card."""
-        ids = [i for i, n in enumerate(self.card_names) if n == name]
-        if not ids:
-            import difflib
-            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise RulesError(f"unknown card {name!r}{hint}")
-        return ids
-
-
 @dataclass
 class Ruleset(CardLookup):
     """A loaded rule set: the kernel tables plus the names needed to read them back."""
@@ -122,6 +100,7 @@ class Ruleset(CardLookup):
     patch_file: str | None = None  # card patch applied on load (volva compare --patch)
     patch_sha256: str | None = None
     draft_note: str | None = None  # ablation draft rule in force (with_draft_rule / without_card)
+    engine: str = "blood-rage"  #: the engine that plays it (simulator.engines)
 
     @property
     def tables(self):
@@ -195,89 +174,50 @@ class Ruleset(CardLookup):
         return {E.LOC_RESERVE: "reserve", E.LOC_VALHALLA: "Valhalla", E.LOC_NONE: "out of play"}[loc]
 
 
-def _err(file, entry, fld, msg):
-    raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
-
-
-def read_toml(path: Path, error: type = None) -> dict:
-    """Parse a TOML file; raises ``error`` (default RulesError) naming the file for a missing,
-    unreadable, non-UTF-8 or malformed file."""
-    error = error or RulesError
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise error(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a directory, not a TOML file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise error(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise error(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def _load_toml(path: Path) -> dict:
-    return read_toml(path, RulesError)
-
-
-def _int(file, entry, fld, v, lo, hi):
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        _err(file, entry, fld, f"got {v!r}; allowed: an integer {lo}..{hi}")
-    return v
-
-
-def _req(file, entry, d, key):
-    if key not in d:
-        _err(file, entry, key, "missing")
-    return d[key]
-
-
 def _load_board(path: Path):
-    b = _load_toml(path)
-    regions = _req(path, "board", b, "regions")
-    provs = _req(path, "board", b, "province")
-    fjords = _req(path, "board", b, "fjord")
+    b = load_toml(path)
+    regions = require_key(path, "board", b, "regions")
+    provs = require_key(path, "board", b, "province")
+    fjords = require_key(path, "board", b, "fjord")
     if len(provs) != E.N_PROVINCES:
-        _err(path, "board", "province", f"{len(provs)} entries; allowed: exactly {E.N_PROVINCES}")
+        field_error(path, "board", "province", f"{len(provs)} entries; allowed: exactly {E.N_PROVINCES}")
     if len(fjords) != E.N_FJORDS:
-        _err(path, "board", "fjord", f"{len(fjords)} entries; allowed: exactly {E.N_FJORDS}")
+        field_error(path, "board", "fjord", f"{len(fjords)} entries; allowed: exactly {E.N_FJORDS}")
     if len(regions) != E.N_REGIONS:
-        _err(path, "board", "regions", f"{len(regions)} entries; allowed: exactly {E.N_REGIONS}")
-    names = [_req(path, f"province #{i}", p, "name") for i, p in enumerate(provs)]
+        field_error(path, "board", "regions", f"{len(regions)} entries; allowed: exactly {E.N_REGIONS}")
+    names = [require_key(path, f"province #{i}", p, "name") for i, p in enumerate(provs)]
     if names[E.YGGDRASIL] != "Yggdrasil":
-        _err(path, f"province #{E.YGGDRASIL}", "name", "the last province must be 'Yggdrasil'")
+        field_error(path, f"province #{E.YGGDRASIL}", "name", "the last province must be 'Yggdrasil'")
     villages = np.zeros(E.N_PROVINCES, np.int16)
     region = np.full(E.N_PROVINCES, -1, np.int8)
     adj = np.zeros((E.N_PROVINCES, E.N_PROVINCES), np.int8)
     for i, p in enumerate(provs):
-        v = _int(path, names[i], "villages", _req(path, names[i], p, "villages"), -1, 20)
+        v = check_int(path, names[i], "villages", require_key(path, names[i], p, "villages"), -1, 20)
         villages[i] = 99 if v == -1 else v
-        r = _req(path, names[i], p, "region")
+        r = require_key(path, names[i], p, "region")
         if r:
             if r not in regions:
-                _err(path, names[i], "region", f"{r!r}; allowed: {regions} or ''")
+                field_error(path, names[i], "region", f"{r!r}; allowed: {regions} or ''")
             region[i] = regions.index(r)
-        for a in _req(path, names[i], p, "adjacent"):
+        for a in require_key(path, names[i], p, "adjacent"):
             if a not in names or a == names[i]:
-                _err(path, names[i], "adjacent", f"{a!r}; allowed: other province names {names}")
+                field_error(path, names[i], "adjacent", f"{a!r}; allowed: other province names {names}")
             adj[i, names.index(a)] = 1
     if not (adj == adj.T).all():
         i, j = np.argwhere(adj != adj.T)[0]
-        _err(path, names[i], "adjacent", f"borders {names[j]} but {names[j]} does not list {names[i]}")
+        field_error(path, names[i], "adjacent", f"borders {names[j]} but {names[j]} does not list {names[i]}")
     fnames, fjord_prov = [], np.zeros((E.N_FJORDS, 2), np.int8)
     prov_fjord = np.full(E.N_PROVINCES, -1, np.int8)
     for f, fj in enumerate(fjords):
-        fn = _req(path, f"fjord #{f}", fj, "name")
+        fn = require_key(path, f"fjord #{f}", fj, "name")
         fnames.append(fn)
-        sup = _req(path, fn, fj, "supports")
+        sup = require_key(path, fn, fj, "supports")
         if len(sup) != 2 or any(s not in names[:E.N_OUTER] for s in sup):
-            _err(path, fn, "supports", f"{sup!r}; allowed: two outer province names")
+            field_error(path, fn, "supports", f"{sup!r}; allowed: two outer province names")
         for k, s in enumerate(sup):
             pi = names.index(s)
             if prov_fjord[pi] != -1:
-                _err(path, fn, "supports", f"{s} is already supported by {fnames[prov_fjord[pi]]}")
+                field_error(path, fn, "supports", f"{s} is already supported by {fnames[prov_fjord[pi]]}")
             fjord_prov[f, k] = pi
             prov_fjord[pi] = f
     return names, fnames, list(regions), villages, region, adj, fjord_prov, prov_fjord
@@ -287,29 +227,23 @@ def _load_gods(path: Path):
     """gods.toml -> (names, dict of table fields). Optional file: without it the module is off."""
     if not path.exists():
         return [], dict(n_gods=0, gods_in_play=0, god_power=np.zeros(0, np.int8), thor_glory=0)
-    g = _load_toml(path)
-    gods = _req(path, "gods", g, "god")
+    g = load_toml(path)
+    gods = require_key(path, "gods", g, "god")
     if not 2 <= len(gods) <= E.N_GODS_MAX:
-        _err(path, "gods", "god", f"{len(gods)} entries; allowed: 2..{E.N_GODS_MAX}")
+        field_error(path, "gods", "god", f"{len(gods)} entries; allowed: 2..{E.N_GODS_MAX}")
     names, powers, thor = [], [], 2
     for i, e in enumerate(gods):
-        name = _req(path, f"god #{i + 1}", e, "name")
-        pw = _req(path, name, e, "power")
+        name = require_key(path, f"god #{i + 1}", e, "name")
+        pw = require_key(path, name, e, "power")
         if pw not in E.GOD_POWER_NAMES:
-            _err(path, name, "power", f"{pw!r}; allowed: {list(E.GOD_POWER_NAMES)}")
+            field_error(path, name, "power", f"{pw!r}; allowed: {list(E.GOD_POWER_NAMES)}")
         if "thor_glory" in e:
-            thor = _int(path, name, "thor_glory", e["thor_glory"], 0, 20)
+            thor = check_int(path, name, "thor_glory", e["thor_glory"], 0, 20)
         names.append(name)
         powers.append(E.GOD_POWER_NAMES.index(pw))
-    in_play = _int(path, "gods", "in_play", _req(path, "gods", g, "in_play"), 2, 2)
+    in_play = check_int(path, "gods", "in_play", require_key(path, "gods", g, "in_play"), 2, 2)
     return names, dict(n_gods=len(gods), gods_in_play=in_play, god_power=np.array(powers, np.int8),
                        thor_glory=thor)
-
-
-def _track(path, entry, vals, n=E.N_STEPS):
-    if not isinstance(vals, list) or len(vals) != n:
-        _err(path, entry, "steps", f"{vals!r}; allowed: a list of {n} integers")
-    return [_int(path, entry, "steps", v, 0, 100) for v in vals]
 
 
 REWARD_CODES = {n: i for i, n in enumerate(E.REWARD_NAMES)}
@@ -330,127 +264,89 @@ def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
     out = np.zeros(E.N_OPTIONS, np.int32)
     for k in OPTION_SPEC:
         if k not in options:
-            _err(path, "options", k, "missing")
+            field_error(path, "options", k, "missing")
     for k, v in options.items():
         if k not in OPTION_SPEC:
-            _err(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
+            field_error(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
         idx, kind, allowed = OPTION_SPEC[k]
         if k == "stat_tracks":
             if v not in track_sets:
-                _err(path, "options", k, f"got {v!r}; allowed: {list(track_sets)}")
+                field_error(path, "options", k, f"got {v!r}; allowed: {list(track_sets)}")
             continue
         if kind == "int":
-            out[idx] = _int(path, "options", k, v, *allowed)
+            out[idx] = check_int(path, "options", k, v, *allowed)
         elif kind == "bool":
             if not isinstance(v, bool):
-                _err(path, "options", k, f"got {v!r}; allowed: true, false")
+                field_error(path, "options", k, f"got {v!r}; allowed: true, false")
             out[idx] = int(v)
         else:
             if v not in allowed:
-                _err(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+                field_error(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
             out[idx] = allowed.index(v)
     return out
 
 
 def _load_rules(path: Path):
-    r = _load_toml(path)
-    clan = _req(path, "rules", r, "clan")
-    fig_str = np.array([_int(path, "clan", k, _req(path, "clan", clan, k), 0, 20)
+    r = load_toml(path)
+    clan = require_key(path, "rules", r, "clan")
+    fig_str = np.array([check_int(path, "clan", k, require_key(path, "clan", clan, k), 0, 20)
                         for k in ("leader_str", "warrior_str", "ship_str")], np.int16)
-    sets = _req(path, "rules", r, "tracks")
+    sets = require_key(path, "rules", r, "tracks")
     if not isinstance(sets, dict) or not sets or not all(isinstance(v, dict) for v in sets.values()):
-        _err(path, "tracks", "tracks", "allowed: one or more [tracks.NAME] tables")
+        field_error(path, "tracks", "tracks", "allowed: one or more [tracks.NAME] tables")
     tracks = {}
     for name, tr in sets.items():
         tracks[name] = (
-            np.array([_track(path, f"tracks.{name}.{s}", _req(path, f"tracks.{name}", tr, s)) for s in E.STAT_NAMES],
+            np.array([track_steps(path, f"tracks.{name}.{s}", require_key(path, f"tracks.{name}", tr, s)) for s in E.STAT_NAMES],
                      np.int16),
-            np.array(_track(path, f"tracks.{name}.bonus", _req(path, f"tracks.{name}", tr, "bonus")), np.int16))
-    su = _req(path, "rules", r, "setup")
-    pre = _req(path, "setup", su, "predestroyed")
+            np.array(track_steps(path, f"tracks.{name}.bonus", require_key(path, f"tracks.{name}", tr, "bonus")), np.int16))
+    su = require_key(path, "rules", r, "setup")
+    pre = require_key(path, "setup", su, "predestroyed")
     predestroyed = np.zeros(6, np.int8)
     for n in range(2, 6):
-        predestroyed[n] = _int(path, "setup.predestroyed", str(n), _req(path, "setup.predestroyed", pre, str(n)), 0, 5)
-    toks = _req(path, "setup", su, "outer_tokens")
+        predestroyed[n] = check_int(path, "setup.predestroyed", str(n), require_key(path, "setup.predestroyed", pre, str(n)), 0, 5)
+    toks = require_key(path, "setup", su, "outer_tokens")
     if len(toks) != E.N_OUTER or any(t not in REWARD_CODES for t in toks):
-        _err(path, "setup", "outer_tokens", f"{toks!r}; allowed: {E.N_OUTER} of {list(REWARD_CODES)}")
-    ygg = _req(path, "setup", su, "yggdrasil_token")
+        field_error(path, "setup", "outer_tokens", f"{toks!r}; allowed: {E.N_OUTER} of {list(REWARD_CODES)}")
+    ygg = require_key(path, "setup", su, "yggdrasil_token")
     if ygg not in REWARD_CODES:
-        _err(path, "setup", "yggdrasil_token", f"{ygg!r}; allowed: {list(REWARD_CODES)}")
-    age = _req(path, "rules", r, "age")
-    rg = _req(path, "age", age, "ragnarok_glory")
+        field_error(path, "setup", "yggdrasil_token", f"{ygg!r}; allowed: {list(REWARD_CODES)}")
+    age = require_key(path, "rules", r, "age")
+    rg = require_key(path, "age", age, "ragnarok_glory")
     if len(rg) != 3:
-        _err(path, "age", "ragnarok_glory", f"{rg!r}; allowed: 3 integers")
-    pick = _req(path, "age", age, "pick")
+        field_error(path, "age", "ragnarok_glory", f"{rg!r}; allowed: 3 integers")
+    pick = require_key(path, "age", age, "pick")
     pick_n = np.zeros(6, np.int8)
-    deal = _int(path, "age", "deal", _req(path, "age", age, "deal"), 1, 12)
-    keep = _int(path, "age", "keep", _req(path, "age", age, "keep"), 1, deal)
+    deal = check_int(path, "age", "deal", require_key(path, "age", age, "deal"), 1, 12)
+    keep = check_int(path, "age", "keep", require_key(path, "age", age, "keep"), 1, deal)
     for n in range(2, 6):
-        pick_n[n] = _int(path, "age.pick", str(n), _req(path, "age.pick", pick, str(n)), 1, keep)
+        pick_n[n] = check_int(path, "age.pick", str(n), require_key(path, "age.pick", pick, str(n)), 1, keep)
         if keep % pick_n[n]:
-            _err(path, "age.pick", str(n), f"{pick_n[n]} does not divide keep={keep}")
-    carry = _req(path, "age", age, "carry")
+            field_error(path, "age.pick", str(n), f"{pick_n[n]} does not divide keep={keep}")
+    carry = require_key(path, "age", age, "carry")
     if len(carry) != 3:
-        _err(path, "age", "carry", f"{carry!r}; allowed: 3 integers")
-    opts = _req(path, "rules", r, "options")
+        field_error(path, "age", "carry", f"{carry!r}; allowed: 3 integers")
+    opts = require_key(path, "rules", r, "options")
     return tracks, dict(
         fig_str=fig_str, predestroyed=predestroyed,
         outer_tokens=np.array([REWARD_CODES[t] for t in toks], np.int8),
         ygg_token=REWARD_CODES[ygg],
-        glory_token=_int(path, "setup", "glory_token_value", _req(path, "setup", su, "glory_token_value"), 0, 100),
-        ragnarok_glory=np.array([_int(path, "age", "ragnarok_glory", v, 0, 100) for v in rg], np.int16),
+        glory_token=check_int(path, "setup", "glory_token_value", require_key(path, "setup", su, "glory_token_value"), 0, 100),
+        ragnarok_glory=np.array([check_int(path, "age", "ragnarok_glory", v, 0, 100) for v in rg], np.int16),
         pick_n=pick_n, deal=deal, keep=keep,
-        carry=np.array([_int(path, "age", "carry", v, 0, 10) for v in carry], np.int8),
+        carry=np.array([check_int(path, "age", "carry", v, 0, 10) for v in carry], np.int8),
         options=opts,
     )
 
 
-_EFFECT_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\(([^)]*)\))?\s*$")
-
-
-def load_opcodes(path: Path = DATA_DIR / "opcodes.toml") -> dict:
+def load_opcodes(path: Path = DATA_DIR / "blood-rage" / "opcodes.toml") -> dict:
     """The effect vocabulary: name -> {code, hook, args, doc}."""
-    ops = _load_toml(path)
+    ops = load_toml(path)
     for name, spec in ops.items():
-        _int(path, name, "code", _req(path, name, spec, "code"), 0, E.N_OPCODES - 1)
-        if _req(path, name, spec, "hook") not in E.HOOK_NAMES:
-            _err(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.HOOK_NAMES)}")
+        check_int(path, name, "code", require_key(path, name, spec, "code"), 0, E.N_OPCODES - 1)
+        if require_key(path, name, spec, "hook") not in E.HOOK_NAMES:
+            field_error(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.HOOK_NAMES)}")
     return ops
-
-
-def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
-    """'name(a,b); name' -> list of (code, a, b). Raises RulesError on unknown names/args."""
-    out = []
-    for part in [p for p in text.split(";") if p.strip()]:
-        m = _EFFECT_RE.match(part)
-        name = part.strip().split("(")[0].strip()
-        if not m and name in opcodes:
-            _err(file, entry, "effects", f"{part.strip()!r}: malformed; write {name}(a, b)")
-        if not m or m.group(1) not in opcodes:
-            _err(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
-        spec = opcodes[m.group(1)]
-        raw = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
-        if len(raw) != len(spec["args"]):
-            _err(file, entry, "effects", f"{m.group(1)} takes {len(spec['args'])} argument(s), got {len(raw)}")
-        vals = []
-        for a, s in zip(raw, spec["args"]):
-            if s["kind"] == "region":
-                if a not in regions:
-                    _err(file, entry, "effects", f"{m.group(1)}: region {a!r}; allowed: {regions}")
-                vals.append(regions.index(a))
-            else:
-                try:
-                    v = int(a)
-                except ValueError:
-                    v = None
-                if v is None or not s["min"] <= v <= s["max"]:
-                    _err(file, entry, "effects", f"{m.group(1)}: {a!r}; allowed: an integer {s['min']}..{s['max']}")
-                vals.append(v)
-        vals += [0] * (2 - len(vals))
-        out.append((spec["code"], vals[0], vals[1]))
-    if len(out) > E.MAX_EFFECTS:
-        _err(file, entry, "effects", f"{len(out)} effects; allowed: at most {E.MAX_EFFECTS}")
-    return out
 
 
 CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
@@ -482,7 +378,7 @@ def read_card_rows(path: Path) -> list[dict]:
 def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
     """cards.csv (and optional card patches, see :func:`patch_list`) -> (names, texts, arrays dict).
     Raises RulesError naming the file, row and column."""
-    from .patches import apply_card_patch, patch_list  # patches build on this module's names
+    from .patches import apply_card_patch  # patches build on this module's names
     rows = read_card_rows(path)
     patches = patch_list(patch)
     for ppath, pdata in patches:
@@ -509,25 +405,25 @@ def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
         except ValueError:
             x = None
         if x is None or not lo <= x <= hi:
-            _err(path, entry, col, f"{v!r}; allowed: an integer {lo}..{hi}")
+            field_error(path, entry, col, f"{v!r}; allowed: an integer {lo}..{hi}")
         return x
 
     for i, r in enumerate(rows):
         name = (r["name"] or "").strip()
         path, entry = r["_file"], r["_entry"]
         if not name:
-            _err(path, entry, "name", "empty")
+            field_error(path, entry, "name", "empty")
         names.append(name)
         texts.append(r["effect"] or "")
         a["card_age"][i] = num(i, entry, "age", 1, 3)
         t = r["type"].strip()
         if t not in E.CARD_TYPE_NAMES:
-            _err(path, entry, "type", f"{t!r}; allowed: {list(E.CARD_TYPE_NAMES)}")
+            field_error(path, entry, "type", f"{t!r}; allowed: {list(E.CARD_TYPE_NAMES)}")
         a["card_type"][i] = E.CARD_TYPE_NAMES.index(t)
         g = r["god"].strip()
         if g:
             if g not in gods:
-                _err(path, entry, "god", f"{g!r}; allowed: {gods} or empty")
+                field_error(path, entry, "god", f"{g!r}; allowed: {gods} or empty")
             a["card_god"][i] = gods.index(g)
         if t == "quest":
             a["card_qglory"][i] = num(i, entry, "quest_glory", 0, 100)
@@ -544,9 +440,9 @@ def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
             a["card_op"][i, k], a["card_a"][i, k], a["card_b"][i, k] = code, x, y
         if t == "quest" and not any(c in (E.OP_QUEST_REGION, E.OP_QUEST_YGGDRASIL, E.OP_QUEST_VALHALLA,
                                           E.OP_QUEST_WIDESPREAD) for c, _, _ in effs):
-            _err(path, entry, "effects", "a quest needs one quest_* opcode")
+            field_error(path, entry, "effects", "a quest needs one quest_* opcode")
         if a["card_value"][i] == -1 and not any(c == E.OP_COPY_HIGHEST for c, _, _ in effs):
-            _err(path, entry, "value", "'X' needs the copy_highest opcode")
+            field_error(path, entry, "value", "'X' needs the copy_highest opcode")
     src = f"{card_file}" if patch is None else f"{card_file} with patch {patch}"
     if C > MAX_CARDS:
         raise RulesError(f"{src}: {C} cards; allowed: at most {MAX_CARDS}")
@@ -557,7 +453,7 @@ def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
     return names, texts, a
 
 
-def load_ruleset(name: str = "blood-rage", options: dict | None = None,
+def load_blood_rage(name: str = "blood-rage", options: dict | None = None,
                  cards_path: Path | None = None, data_dir: Path = DATA_DIR,
                  patch=None) -> Ruleset:
     """Load and validate rule set ``name``; ``options`` override rules.toml [options];
@@ -569,9 +465,6 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     if not root.is_dir():
         known = sorted(p.name for p in data_dir.iterdir() if p.is_dir())
         raise RulesError(f"unknown rule set {name!r}; allowed: {known}")
-    if (root / "rules.toml").is_file() and _load_toml(root / "rules.toml").get("engine") == "valhalla":
-        from .valhalla.rules import load_valhalla  # Blood Rage: Valhalla has its own engine (DIGEST §3)
-        return load_valhalla(name, options, data_dir, cards_path, patch=patch)
     pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
     track_sets, r = _load_rules(root / "rules.toml")
     opts = dict(r.pop("options"))
@@ -583,14 +476,13 @@ def load_ruleset(name: str = "blood-rage", options: dict | None = None,
     opt_vec = option_vector("--option", opts, track_sets)
     r["track"], r["bonus"] = track_sets[opts["stat_tracks"]]
     cards_path = Path(cards_path) if cards_path else root / "cards.csv"
-    cnames, ctexts, ca = load_cards(cards_path, load_opcodes(data_dir / "opcodes.toml"), regions, patch)
+    cnames, ctexts, ca = load_cards(cards_path, load_opcodes(root / "opcodes.toml"), regions, patch)
     god_names, gods = _load_gods(root / "gods.toml")
     if opts.get("gods_of_asgard") and not god_names:
         raise RulesError(f"--option gods_of_asgard: {root / 'gods.toml'} is missing")
     tables = make_tables(dict(prov_villages=villages, prov_region=region, adj=adj, fjord_prov=fjord_prov,
                               prov_fjord=prov_fjord, opts=opt_vec, n_cards=len(cnames), **r, **ca, **gods))
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
-    from .patches import patch_list, patches_sha256
     patches = patch_list(patch)
     psha = patches_sha256(patch)
     return Ruleset(name, tables, pnames, fnames, regions, cnames, ctexts, sha, opts, god_names,

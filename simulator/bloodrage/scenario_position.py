@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import enums as E
-from .ruleset import RulesError, Ruleset, load_ruleset
+from ..core import enums as E
+from ..core.loading import RulesError, ScenarioError  # noqa: F401  (ScenarioError: raised by fail)
+from .rules import Ruleset, load_blood_rage as load_ruleset
 
 ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacrifice", "pass")
 PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
@@ -33,10 +34,6 @@ PHASE_KEYS = ("phase", "choices")
 YES = {"yes": 1, "no": 0, "true": 1, "false": 0}
 DECLINE = ("pass", "no", "none", "decline")
 UPGRADE_TYPES = (E.CT_LEADER, E.CT_WARRIOR, E.CT_SHIP, E.CT_MONSTER, E.CT_CLAN)
-
-
-class ScenarioError(ValueError):
-    """A malformed scenario file or an illegal step (message: file, field, allowed values)."""
 
 
 def _fig_name(T, S, p, f, r: Ruleset) -> str:
@@ -62,6 +59,7 @@ class ScenarioPosition:
         self.file = str(path)
         self.d = data
         self.log_lines: list[str] = []
+        self.resolve = None  #: strategy name -> (kind, params), set by the caller
 
     # --- errors and basic fields ------------------------------------------------------------
     def fail(self, field: str, msg: str):
@@ -161,8 +159,6 @@ class ScenarioPosition:
 
     # --- setup -------------------------------------------------------------------------------
     def build(self):
-        from strategies.builtin import resolve
-
         from .state import G_AGE, G_FIRST, init_state_nb, new_state
         d = self.d
         self.keys(d, "", TOP_KEYS)
@@ -198,7 +194,7 @@ class ScenarioPosition:
             S.loc[p, E.FIG_MONSTER0:] = E.LOC_NONE
         for p in range(P, E.MAX_PLAYERS):
             S.loc[p, :] = E.LOC_NONE
-        _, par = resolve("greedy")
+        _, par = self.resolve("greedy")
         self.kinds = np.full(P, E.POL_SCRIPT, np.int8)
         self.params = np.tile(par, (P, 1))
 

@@ -5,7 +5,7 @@ on raise, ...) has one place to attach.
 """
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .state import G_DISCARD_N, log_nb
 
 

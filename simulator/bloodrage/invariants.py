@@ -6,9 +6,10 @@ the engine calls it after every action and every phase when gs[G_CHECK] is set.
 import numpy as np
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb
-from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION, G_VIOLATION_AT, G_TURNS
+from ..core.record import record_violation_nb
+from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION
 
 INV_OK = 0
 INV_LOC = 1  #: a figure's location code is invalid, or the wrong kind of place for it
@@ -20,8 +21,9 @@ INV_CARDS = 6  #: cards not conserved across deck, hands, discard, clan sheets a
 INV_MONSTER = 7  #: a Monster figure in play without its upgrade card, or the reverse
 INV_GLORY = 8  #: negative Glory from a source
 INV_UNFINISHED = 9  #: the game did not end after the third age
-INV_NAMES = ("ok", "figure location", "Horns limit", "village capacity", "destroyed province",
-             "negative Rage", "card conservation", "monster slot", "negative Glory", "unfinished game")
+#: code -> name (Blood Rage's codes are 1..31: core.record)
+INV_NAMES = dict(enumerate(("ok", "figure location", "Horns limit", "village capacity", "destroyed province",
+                            "negative Rage", "card conservation", "monster slot", "negative Glory", "unfinished game")))
 
 
 @njit(cache=True)
@@ -97,9 +99,5 @@ def check_invariants_nb(T, S):
 @njit(cache=True)
 def checkpoint_nb(T, S):
     """When checking is on, record the first violation (code, and the turn count when it happened)."""
-    if S.gs[G_CHECK] == 0 or S.gs[G_VIOLATION] != 0:
-        return
-    code = check_invariants_nb(T, S)
-    if code != INV_OK:
-        S.gs[G_VIOLATION] = code
-        S.gs[G_VIOLATION_AT] = S.gs[G_TURNS]
+    if S.gs[G_CHECK] == 1 and S.gs[G_VIOLATION] == 0:
+        record_violation_nb(S, check_invariants_nb(T, S))

@@ -1,9 +1,9 @@
-"""Python facade over the kernels: seeds, lineups and batches in, typed arrays out.
+"""What both engines share about batches: per-game seeds, the seat-rotation plan, the batch
+result (``BatchOut``) and the policy arrays a lineup becomes.
 
-A game is a pure function of (rule set tables, lineup policies, game seed); the
-seed of game ``g`` in an experiment with master seed ``s`` is
-``game_seed(s, g)``, so results do not depend on batch size, thread count or
-the order games are played in.
+A game is a pure function of (rule set tables, lineup policies, game seed); the seed of game
+``g`` in an experiment with master seed ``s`` is ``game_seeds(s, g, 1)``, so results do not
+depend on batch size, thread count or the order games are played in.
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import NamedTuple
 import numpy as np
 
 from . import enums as E
-from .ruleset import Ruleset
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -105,43 +104,3 @@ def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
     return kinds, params
 
 
-def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np.ndarray,
-               check: bool = False, game_ids: np.ndarray | None = None, period: int = 1) -> BatchOut:
-    """Play one complete game per seed; seat i uses lineup[i]; ``check`` runs the invariant checks.
-
-    Args: ruleset from load_ruleset; lineup of length P (2..5); seeds uint64[G]; game_ids int64[G]
-    and the rotation period, for rule sets whose games depend on the game id (a Valhalla god sweep).
-    Raises ValueError for a player count outside 2..5.
-    """
-    engine = getattr(ruleset, "engine", "")
-    if engine == "rainbow-bridge":
-        return ruleset.play_batch(lineup, seeds, check, game_ids, period)
-    if engine == "valhalla":
-        from .valhalla.api import god_plan_for, play_batch as vh_play_batch
-        plan = None if game_ids is None else god_plan_for(ruleset, game_ids, period)
-        return vh_play_batch(ruleset, lineup, seeds, check, god_plan=plan)
-    from .playout import play_batch_nb
-    P = len(lineup)
-    if not 2 <= P <= E.MAX_PLAYERS:
-        raise ValueError(f"players: {P}; allowed: 2..{E.MAX_PLAYERS}")
-    ruleset.check_players(P)
-    kinds, params = policy_arrays(lineup)
-    out = new_batch_out(len(seeds), P)
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
-    return out
-
-
-def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True,
-              check: bool = False):
-    """Play one game; return its final state record (STATE_DTYPE: .glory, .rank, .log, ...)."""
-    if getattr(ruleset, "engine", "") == "valhalla":
-        from .valhalla.api import play_game as vh_play_game
-        return vh_play_game(ruleset, lineup, seed, log, check)
-    from .playout import play_game_nb
-    from .state import new_state
-    if not 2 <= len(lineup) <= E.MAX_PLAYERS:
-        raise ValueError(f"players: {len(lineup)}; allowed: 2..{E.MAX_PLAYERS}")
-    kinds, params = policy_arrays(lineup)
-    S = new_state()[0]
-    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check)
-    return S

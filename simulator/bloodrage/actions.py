@@ -6,7 +6,7 @@ one out.  The engine's own legality check, used by the policies and by tests.
 import numpy as np
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 from .pillage import pillage_nb
 from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, free_villages_nb, horns_nb, invade_cost_nb,
                     is_shiplike_nb, monster_card_nb, occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .ruleset import CARD_COLUMNS, RulesError, read_toml
+from ..core.loading import RulesError, read_toml
+from .rules import CARD_COLUMNS
 
 PATCH_FIELDS = [c for c in CARD_COLUMNS if c != "name"]
 COPY_COLUMNS = ["copies_min1", "copies_3p", "copies_4p", "copies_5p"]
@@ -105,23 +106,3 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
     return rows
 
 
-def patch_list(patch) -> list[tuple[Path, dict | None]]:
-    """None | path | [path or (label, dict), ...] -> [(path or label, dict or None)]."""
-    if patch is None:
-        return []
-    items = patch if isinstance(patch, (list, tuple)) and not (len(patch) == 2 and isinstance(patch[1], dict)) \
-        else [patch]
-    return [(Path(x[0]), x[1]) if isinstance(x, tuple) else (Path(x), None) for x in items]
-
-
-def patches_sha256(patch) -> str | None:
-    """SHA-256 over the card patches (file bytes, or the JSON of an inline table), None without."""
-    items = patch_list(patch)
-    if not items:
-        return None
-    import hashlib
-    import json
-    h = hashlib.sha256()
-    for pp, pdata in items:
-        h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
-    return h.hexdigest()

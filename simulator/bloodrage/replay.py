@@ -5,11 +5,12 @@ player, a..e; codes in enums.py EV_*); this module turns them into text.
 """
 from __future__ import annotations
 
-from . import enums as E
+from ..core import enums as E
 import numpy as np
 
-from .api import game_plan, play_game, rotated, rotation_period
-from .ruleset import Ruleset
+from ..core.batch import game_plan, rotated, rotation_period
+from .api import play_game
+from .rules import Ruleset
 from .state import G_CAPPED, G_LOG_LOST, G_LOG_N
 
 
@@ -178,12 +179,6 @@ def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: 
                 rotate: bool = True) -> str:
     """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays,
     seat rotation included: api.game_plan)."""
-    if getattr(ruleset, "engine", "") == "rainbow-bridge":
-        from .rainbow import replay_text as rb_replay_text
-        return rb_replay_text(ruleset, lineup_names, lineup, master_seed, game_id, rotate)
-    if getattr(ruleset, "engine", "") == "valhalla":
-        from .valhalla.replay import replay_text as vh_replay_text
-        return vh_replay_text(ruleset, lineup_names, lineup, master_seed, game_id, rotate)
     P = len(lineup)
     (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, rotation_period(list(lineup_names)))
     seed = int(seeds[0])

@@ -8,29 +8,20 @@ Scalars live in ``gs`` (int32[N_GS]) at the G_* indices below.
 import numpy as np
 from numba import njit
 
-from . import enums as E
+from ..core import enums as E
 
-G_NP = 0  #: number of players
-G_AGE = 1  #: current age 1..3
-G_FIRST = 2  #: seat holding the first-player token
-G_DISCARD_N = 3  #: cards in the discard pile
-G_TURNS = 4  #: Action-phase turns taken, all ages
-G_LOG_N = 5  #: rows written to the log
-G_LOG_ON = 6  #: 1 to record the log
-G_PHASE = 7  #: current phase (PH_*)
-G_CAPPED = 8  #: Action phases cut by the max_actions safety cap
-G_LOG_LOST = 9  #: log rows dropped for lack of room
-G_CHECK = 10  #: 1 to check invariants after every action and phase (invariants.py)
-G_VIOLATION = 11  #: first invariant violated (INV_* code), 0 none
-G_VIOLATION_AT = 12  #: Action-phase turn count when it was seen
-G_SCRIPT_BAD = 13  #: scripted choices that named no legal option (scenarios report them)
-G_IN_BATTLE = 14  #: 1 while a battle is being resolved (Volur Witch, DIGEST §1.7)
-G_BATTLE_PROV = 15  #: province of the battle being resolved
-G_OPEN_PLAY = 16  #: 1 while cards are played face up one at a time (Heimdall, DIGEST §2)
-N_GS = 17
+from ..core.record import (G_AGE, G_CAPPED, G_CHECK, G_FIRST, G_LOG_LOST, G_LOG_N, G_LOG_ON,  # noqa: F401
+                           G_NP, G_PHASE, G_TURNS, G_VIOLATION, G_VIOLATION_AT, LOG_ROWS, LOG_WIDTH, N_HEADER,
+                           log_nb, note_use_nb)
 
-LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
-LOG_ROWS = 4096  #: log capacity
+# Blood Rage's own scalars, after the shared header (core.record)
+G_DISCARD_N = N_HEADER + 0  #: cards in the discard pile
+G_SCRIPT_BAD = N_HEADER + 1  #: scripted choices that named no legal option (scenarios report them)
+G_IN_BATTLE = N_HEADER + 2  #: 1 while a battle is being resolved (Volur Witch, DIGEST §1.7)
+G_BATTLE_PROV = N_HEADER + 3  #: province of the battle being resolved
+G_OPEN_PLAY = N_HEADER + 4  #: 1 while cards are played face up one at a time (Heimdall, DIGEST §2)
+N_GS = N_HEADER + 5
+
 P5 = E.MAX_PLAYERS
 
 STATE_DTYPE = np.dtype([
@@ -148,32 +139,3 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.glory_age0, 0)
     _fill2(S.mission_n, 0)
     S.rs[0] = seed
-
-
-@njit(cache=True)
-def note_use_nb(S, p, c, how):
-    """Record that clan p used card c this age (how = USE_*); uses past MAX_USES are dropped."""
-    n = S.use_n[p]
-    if n < S.uses.shape[1]:
-        S.uses[p, n] = c * 16 + S.gs[G_AGE] * 4 + how
-        S.use_n[p] = n + 1
-
-
-@njit(cache=True)
-def log_nb(S, ev, p, a, b, c, d, e):
-    """Append one event row when logging is on (rows past capacity are counted in G_LOG_LOST)."""
-    if S.gs[G_LOG_ON] == 0:
-        return
-    i = S.gs[G_LOG_N]
-    if i >= LOG_ROWS:
-        S.gs[G_LOG_LOST] += 1
-        return
-    S.log[i, 0] = ev
-    S.log[i, 1] = S.gs[G_AGE]
-    S.log[i, 2] = p
-    S.log[i, 3] = a
-    S.log[i, 4] = b
-    S.log[i, 5] = c
-    S.log[i, 6] = d
-    S.log[i, 7] = e
-    S.gs[G_LOG_N] = i + 1

@@ -1,0 +1,142 @@
+"""Loading helpers both engines share: the data folder, the errors a malformed file raises
+(one line naming the file, entry and field, with the allowed values), TOML reading, field
+checks, the effect-text parser and the card-patch list."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from . import enums as E
+
+DATA_DIR = Path(__file__).parents[1] / "data"
+
+
+class RulesError(ValueError):
+    """A rule-set data file is malformed (message: file, entry, field, allowed)."""
+
+
+class CardLookup:
+    """Card lookups shared by the rule sets (needs ``card_names``)."""
+
+    def card_ids(self, name: str) -> list[int]:
+        """Row ids of every card named ``name`` (one per age it appears in). Raises RulesError
+        (with close names) for an unknown card."""
+        ids = [i for i, n in enumerate(self.card_names) if n == name]
+        if not ids:
+            import difflib
+            close = difflib.get_close_matches(name, sorted(set(self.card_names)), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise RulesError(f"unknown card {name!r}{hint}")
+        return ids
+
+
+def field_error(file, entry, fld, msg):
+    raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
+
+
+def read_toml(path: Path, error: type = None) -> dict:
+    """Parse a TOML file; raises ``error`` (default RulesError) naming the file for a missing,
+    unreadable, non-UTF-8 or malformed file."""
+    error = error or RulesError
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise error(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not a TOML file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def load_toml(path: Path) -> dict:
+    return read_toml(path, RulesError)
+
+
+def check_int(file, entry, fld, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        field_error(file, entry, fld, f"got {v!r}; allowed: an integer {lo}..{hi}")
+    return v
+
+
+def require_key(file, entry, d, key):
+    if key not in d:
+        field_error(file, entry, key, "missing")
+    return d[key]
+
+
+def track_steps(path, entry, vals, n=E.N_STEPS):
+    if not isinstance(vals, list) or len(vals) != n:
+        field_error(path, entry, "steps", f"{vals!r}; allowed: a list of {n} integers")
+    return [check_int(path, entry, "steps", v, 0, 100) for v in vals]
+
+
+_EFFECT_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\(([^)]*)\))?\s*$")
+
+
+def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
+    """'name(a,b); name' -> list of (code, a, b). Raises RulesError on unknown names/args."""
+    out = []
+    for part in [p for p in text.split(";") if p.strip()]:
+        m = _EFFECT_RE.match(part)
+        name = part.strip().split("(")[0].strip()
+        if not m and name in opcodes:
+            field_error(file, entry, "effects", f"{part.strip()!r}: malformed; write {name}(a, b)")
+        if not m or m.group(1) not in opcodes:
+            field_error(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
+        spec = opcodes[m.group(1)]
+        raw = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
+        if len(raw) != len(spec["args"]):
+            field_error(file, entry, "effects", f"{m.group(1)} takes {len(spec['args'])} argument(s), got {len(raw)}")
+        vals = []
+        for a, s in zip(raw, spec["args"]):
+            if s["kind"] == "region":
+                if a not in regions:
+                    field_error(file, entry, "effects", f"{m.group(1)}: region {a!r}; allowed: {regions}")
+                vals.append(regions.index(a))
+            else:
+                try:
+                    v = int(a)
+                except ValueError:
+                    v = None
+                if v is None or not s["min"] <= v <= s["max"]:
+                    field_error(file, entry, "effects", f"{m.group(1)}: {a!r}; allowed: an integer {s['min']}..{s['max']}")
+                vals.append(v)
+        vals += [0] * (2 - len(vals))
+        out.append((spec["code"], vals[0], vals[1]))
+    if len(out) > E.MAX_EFFECTS:
+        field_error(file, entry, "effects", f"{len(out)} effects; allowed: at most {E.MAX_EFFECTS}")
+    return out
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario file or an illegal step (message: file, field, allowed values)."""
+
+
+def patch_list(patch) -> list[tuple[Path, dict | None]]:
+    """None | path | [path or (label, dict), ...] -> [(path or label, dict or None)]."""
+    if patch is None:
+        return []
+    items = patch if isinstance(patch, (list, tuple)) and not (len(patch) == 2 and isinstance(patch[1], dict)) \
+        else [patch]
+    return [(Path(x[0]), x[1]) if isinstance(x, tuple) else (Path(x), None) for x in items]
+
+
+def patches_sha256(patch) -> str | None:
+    """SHA-256 over the card patches (file bytes, or the JSON of an inline table), None without."""
+    items = patch_list(patch)
+    if not items:
+        return None
+    import hashlib
+    import json
+    h = hashlib.sha256()
+    for pp, pdata in items:
+        h.update(pp.read_bytes() if pdata is None else json.dumps(pdata, sort_keys=True).encode())
+    return h.hexdigest()
+
+

@@ -1,0 +1,65 @@
+"""The state header both engines share, at the same indices, and the kernels that write it.
+
+Each engine's state record starts with ``gs`` (int32[N_GS]): indices 0..N_HEADER-1 mean the
+same in every engine (below); an engine numbers its own scalars from N_HEADER on. Both records
+carry ``log`` (int32[LOG_ROWS, LOG_WIDTH]) and ``uses`` (int16[P5, MAX_USES]) with ``use_n``.
+"""
+from numba import njit
+
+G_NP = 0  #: number of players
+G_AGE = 1  #: current age 1..3
+G_FIRST = 2  #: seat holding the first-player token
+G_TURNS = 3  #: Action-phase turns taken, all ages
+G_LOG_N = 4  #: rows written to the log
+G_LOG_ON = 5  #: 1 to record the log
+G_PHASE = 6  #: current phase (the engine's PH_* codes)
+G_CAPPED = 7  #: Action phases cut by the max_actions safety cap
+G_LOG_LOST = 8  #: log rows dropped for lack of room
+G_CHECK = 9  #: 1 to check invariants after every action and phase
+G_VIOLATION = 10  #: first invariant violated (the engine's INV_* code, core.enums ranges), 0 none
+G_VIOLATION_AT = 11  #: Action-phase turn count when it was seen
+N_HEADER = 12  #: first index an engine may use for its own scalars
+
+# Invariant-violation codes are namespaced per engine, so a Rainbow Bridge game's codes say which
+# engine raised them: Blood Rage 1..31, Blood Rage: Valhalla 33..63 (each engine's invariants.py).
+INV_FIRST_VALHALLA = 32
+
+LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
+LOG_ROWS = 4096  #: log capacity
+
+
+@njit(cache=True)
+def log_nb(S, ev, p, a, b, c, d, e):
+    """Append one event row when logging is on (rows past capacity are counted in G_LOG_LOST)."""
+    if S.gs[G_LOG_ON] == 0:
+        return
+    i = S.gs[G_LOG_N]
+    if i >= LOG_ROWS:
+        S.gs[G_LOG_LOST] += 1
+        return
+    S.log[i, 0] = ev
+    S.log[i, 1] = S.gs[G_AGE]
+    S.log[i, 2] = p
+    S.log[i, 3] = a
+    S.log[i, 4] = b
+    S.log[i, 5] = c
+    S.log[i, 6] = d
+    S.log[i, 7] = e
+    S.gs[G_LOG_N] = i + 1
+
+
+@njit(cache=True)
+def note_use_nb(S, p, c, how):
+    """Record that clan p used card c this age (how = USE_*); uses past the capacity are dropped."""
+    n = S.use_n[p]
+    if n < S.uses.shape[1]:
+        S.uses[p, n] = c * 16 + S.gs[G_AGE] * 4 + how
+        S.use_n[p] = n + 1
+
+
+@njit(cache=True)
+def record_violation_nb(S, code):
+    """Keep the first invariant violation (``code`` != 0) and the turn count when it was seen."""
+    if code != 0 and S.gs[G_VIOLATION] == 0:
+        S.gs[G_VIOLATION] = code
+        S.gs[G_VIOLATION_AT] = S.gs[G_TURNS]

@@ -1,0 +1,92 @@
+"""What both engines' scenario runners share: checking a scenario's [expect] table against its
+result (docs/scenarios.md, "Expectations")."""
+from __future__ import annotations
+
+
+def _flatten(d, prefix=""):
+    """[expect] table -> [(dotted path, expected value)]; nested tables are walked to their leaves."""
+    out = []
+    for k, v in d.items():
+        path = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, dict) and v:
+            out.extend(_flatten(v, path))
+        else:
+            out.append((path, v))
+    return out
+
+
+_MISSING = object()
+
+
+def _lookup(result, path):
+    """Value at dotted ``path`` of a run_scenario result ('clan.0.glory' -> result['clans'][0]['glory'])."""
+    cur = result
+    parts = path.split(".")
+    if parts and parts[0] == "clan":
+        parts[0] = "clans"
+    for part in parts:
+        if isinstance(cur, list):
+            if not part.lstrip("-").isdigit() or not -len(cur) <= int(part) < len(cur):
+                return _MISSING
+            cur = cur[int(part)]
+        elif isinstance(cur, dict):
+            if part in cur:
+                cur = cur[part]
+                continue
+            low = {str(k).lower(): k for k in cur}
+            key = low.get(part.lower(), low.get(f"{part.lower()} fjord"))
+            if key is None:
+                return _MISSING
+            cur = cur[key]
+        else:
+            return _MISSING
+    return cur
+
+
+def _same(expected, actual):
+    if isinstance(expected, list) and isinstance(actual, list):
+        try:
+            return sorted(expected) == sorted(actual)  # figures, hands: order does not matter
+        except TypeError:
+            return expected == actual
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return expected == actual
+
+
+def check_expect(sc, result: dict) -> None:
+    """Compare the scenario's [expect] table with ``result``; raise one ScenarioError listing every
+    failing path (expected vs actual). See docs/scenarios.md, "Expectations"."""
+    exp = sc.d.get("expect")
+    if exp is None:
+        return
+    if not isinstance(exp, dict):
+        sc.fail("expect", f"{exp!r}; expected a table of dotted paths = values")
+    bad = []
+    for path, want in _flatten(exp):
+        if path == "log":
+            lines = result.get("log", [])
+            for w in sc.strlist(want, "expect.log"):
+                if not any(w in line for line in lines):
+                    bad.append(f"log: no line contains {w!r}")
+            continue
+        if path == "log_order":  # each string in a later line than the previous one
+            lines, i = result.get("log", []), 0
+            for w in sc.strlist(want, "expect.log_order"):
+                j = next((j for j in range(i, len(lines)) if w in lines[j]), None)
+                if j is None:
+                    where = "no line" if not any(w in line for line in lines) else "no later line"
+                    bad.append(f"log_order: {where} contains {w!r}"
+                               + (f" (after {lines[i - 1].strip()!r})" if i else ""))
+                    break
+                i = j + 1
+            continue
+        got = _lookup(result, path)
+        if got is _MISSING:
+            if want == [] and ".figures." in f".{path}.":  # a location without figures
+                continue
+            bad.append(f"{path}: expected {want!r}, actual: (no such path)")
+        elif not _same(want, got):
+            bad.append(f"{path}: expected {want!r}, actual {got!r}")
+    if bad:
+        sc.fail("expect", f"{len(bad)} expectation(s) failed:\n  " + "\n  ".join(bad))

@@ -1,0 +1,143 @@
+"""The engine registry: the one place that knows which rule sets exist and which engine plays each.
+
+An engine is a package (``simulator/<engine>/``) whose ``__init__`` is its facade:
+
+- ``load(name, options, data_dir, cards_path, patch)`` -> a rule set object with ``.name`` and
+  ``.engine`` (the registry key), ``check_players(P)``, card and god names, and its tables;
+- ``play_batch(rs, lineup, seeds, check, game_ids, period)`` -> :class:`~simulator.core.batch.BatchOut`;
+- ``play_game(rs, lineup, seed, log, check)`` -> the final state record (its ``.log`` readable);
+- ``replay_text(rs, lineup_names, lineup, master_seed, game_id, rotate)`` -> the game's log as text;
+- ``load_scenario(path, data, resolve)`` -> a scenario set up from its file (``.run()``, ``.result()``).
+
+Everything else (runner, CLI, analysis, reports) asks this module, never a rule set's name, so
+a new rule set is one folder of data, one engine package and one :func:`register` call.
+Facades are imported on first use: a command compiles only the engine it plays.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .core.batch import BatchOut, game_plan, game_seeds, rotated, rotation_period  # noqa: F401  (the public batch API)
+from .core.loading import DATA_DIR, RulesError, ScenarioError, load_toml, read_toml
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One registered engine: ``facade`` is the module path of its api (imported lazily)."""
+    name: str  #: the registry key, also the rule set object's ``.engine``
+    facade: str  #: module with load/play_batch/play_game/replay_text/load_scenario
+    title: str  #: the game's name in logs and reports
+    players: tuple[int, int]  #: fewest and most players
+    by_game_id: bool = False  #: games depend on their id too (a god sweep), not only the seed
+
+    @property
+    def api(self):
+        return importlib.import_module(self.facade)
+
+
+_ENGINES: dict[str, Engine] = {}
+#: rule set name (a folder of simulator/data/) -> engine; a data folder not listed here names
+#: its engine in rules.toml ``engine = "..."`` (default blood-rage)
+_RULESETS: dict[str, str] = {}
+
+
+def register(engine: Engine, rulesets: tuple[str, ...] = ()) -> None:
+    """Add an engine (and the rule set names it plays) to the registry; replaces one of the same name."""
+    _ENGINES[engine.name] = engine
+    for r in rulesets:
+        _RULESETS[r] = engine.name
+
+
+def unregister(name: str) -> None:
+    """Remove an engine and its rule set names (tests register toy engines)."""
+    _ENGINES.pop(name, None)
+    for r in [r for r, e in _RULESETS.items() if e == name]:
+        del _RULESETS[r]
+
+
+register(Engine("blood-rage", "simulator.bloodrage", "Blood Rage", (2, 5)), ("blood-rage",))
+register(Engine("valhalla", "simulator.valhalla", "Blood Rage: Valhalla", (3, 5), by_game_id=True),
+         ("valhalla",))
+register(Engine("rainbow-bridge", "simulator.rainbow", "Rainbow Bridge", (3, 5), by_game_id=True))
+
+
+def names() -> list[str]:
+    """Rule set names ``--ruleset`` accepts: registered ones and the data folders."""
+    folders = {p.name for p in DATA_DIR.iterdir() if p.is_dir()} if DATA_DIR.is_dir() else set()
+    return sorted(set(_RULESETS) | folders)
+
+
+def get(rs_or_name) -> Engine:
+    """The engine of a loaded rule set (its ``.engine``) or of an engine name. Raises KeyError."""
+    key = rs_or_name if isinstance(rs_or_name, str) else getattr(rs_or_name, "engine", "blood-rage")
+    if key not in _ENGINES:
+        raise KeyError(f"unknown engine {key!r}; registered: {sorted(_ENGINES)}")
+    return _ENGINES[key]
+
+
+def engine_of(name: str, data_dir: Path = DATA_DIR) -> Engine:
+    """The engine that plays rule set ``name``. Raises RulesError for an unknown rule set."""
+    if name in _RULESETS:
+        return _ENGINES[_RULESETS[name]]
+    root = Path(data_dir) / name
+    if not root.is_dir():
+        raise RulesError(f"unknown rule set {name!r}; allowed: {names()}")
+    eng = load_toml(root / "rules.toml").get("engine", "blood-rage") if (root / "rules.toml").is_file() \
+        else "blood-rage"
+    if eng not in _ENGINES:
+        raise RulesError(f"{root / 'rules.toml'}: field 'engine': {eng!r}; allowed: {sorted(_ENGINES)}")
+    return _ENGINES[eng]
+
+
+def load_ruleset(name: str = "blood-rage", options: dict | None = None, cards_path: Path | None = None,
+                 data_dir: Path = DATA_DIR, patch=None):
+    """Load and validate rule set ``name`` with its engine's loader; ``options`` override its
+    rules.toml [options]; ``patch`` is a card patch (TOML). Raises RulesError naming the file,
+    entry and field for an unknown rule set, option or malformed file."""
+    return engine_of(name, data_dir).api.load(name, options=options, data_dir=data_dir, cards_path=cards_path,
+                                              patch=patch)
+
+
+def play_batch(rs, lineup, seeds, check: bool = False, game_ids=None, period: int = 1) -> BatchOut:
+    """Play one complete game per seed (seat i: lineup[i] = (policy kind, float64 params)).
+    ``game_ids``/``period`` matter to engines whose games depend on the id (a god sweep)."""
+    return get(rs).api.play_batch(rs, lineup, seeds, check, game_ids, period)
+
+
+def play_game(rs, lineup, seed: int, log: bool = True, check: bool = False):
+    """Play one game; its final state record (``.glory``, ``.rank``, ``.log`` ...)."""
+    return get(rs).api.play_game(rs, lineup, seed, log, check)
+
+
+def replay_text(rs, lineup_names, lineup, master_seed: int, game_id: int = 0, rotate: bool = True) -> str:
+    """The readable log of game ``game_id`` of an experiment (the game ``volva run`` plays)."""
+    return get(rs).api.replay_text(rs, lineup_names, lineup, master_seed, game_id, rotate)
+
+
+def scenario_engine(data: dict) -> Engine:
+    """The engine of a scenario file's table (its ``ruleset`` key; default blood-rage)."""
+    name = data.get("ruleset", "blood-rage") if isinstance(data, dict) else "blood-rage"
+    return engine_of(name) if isinstance(name, str) else _ENGINES["blood-rage"]
+
+
+def run_scenario(path, resolve_for, check: bool = True) -> dict:
+    """Set up scenario file ``path`` with the engine its ``ruleset`` names, run its steps and
+    return the resulting position as a JSON-ready dict. ``resolve_for(engine)`` gives the strategy
+    resolver of an engine (strategies.lineup.resolve_for). With ``check``, the file's [expect]
+    table is compared with the result (any mismatch: one ScenarioError listing every failing
+    path). Raises ScenarioError."""
+    from .core.scenario import check_expect
+    path = Path(path)
+    d = read_toml(path, ScenarioError)
+    try:
+        eng = scenario_engine(d)
+    except RulesError as exc:
+        raise ScenarioError(f"{path}: field 'ruleset': {exc}") from None
+    sc = eng.api.load_scenario(path, d, resolve_for(eng.name))
+    sc.run()
+    result = sc.result()
+    if check:
+        check_expect(sc, result)
+    return result
