@@ -30,44 +30,13 @@ GLORY_SOURCES = tuple(E.GLORY_SOURCE_NAMES)
 GLORY_COLUMNS = [f"glory_{s}" for s in GLORY_SOURCES]
 STAT_LETTERS = {"rage": "R", "axes": "A", "horns": "H"}
 
-CLANS_NEEDED = ["game_id", "n_players", "seat", "strategy", "glory", "win_share",
-                "rage_level", "axes_level", "horns_level", "stat_path", "gods", *GLORY_COLUMNS]
-PICKS_NEEDED = ["game_id", "seat", "age", "pick", "card"]
 
 
-from analysis.suffstats import RunDataError  # noqa: F401  (re-exported: one error type for run files)
+from analysis.records import (CLANS_NEEDED, PICKS_NEEDED, RunDataError,  # noqa: F401  (re-exported)
+                              read_parquet_columns)
 
 
 # --------------------------------------------------------------------------- loading
-
-def read_parquet_columns(path: Path, columns: list[str], schema_only: bool = False) -> pd.DataFrame | None:
-    """Read ``columns`` of the Parquet file ``path`` (``schema_only``: only check that it is a
-    readable Parquet file holding them, return None). Raises RunDataError naming the file."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path = Path(path)
-    if not path.is_file():
-        raise RunDataError(f"{path}: file not found")
-    try:
-        schema = pq.read_schema(path)
-        missing = [c for c in columns if c not in schema.names]
-        if missing:
-            raise RunDataError(f"{path}: not a Volva results file (missing columns: {', '.join(missing)})")
-        if schema_only:
-            if pq.ParquetFile(path).metadata.num_rows == 0:
-                raise RunDataError(f"{path}: holds no rows")
-            return None
-        table = pq.read_table(path, columns=columns)
-    except RunDataError:
-        raise
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        msg = " ".join(str(exc).split()) or type(exc).__name__
-        raise RunDataError(f"{path}: unreadable Parquet file ({msg})") from None
-    if table.num_rows == 0:
-        raise RunDataError(f"{path}: holds no rows")
-    return table.to_pandas()
-
 
 def load_clans(run_dir: Path, columns: list[str] | None = None) -> pd.DataFrame:
     """clans.parquet of ``run_dir`` (only ``columns``, default CLANS_NEEDED)."""

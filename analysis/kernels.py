@@ -10,13 +10,13 @@ import simulator  # noqa: F401  (sets numba's cache directory)
 
 
 @njit(cache=True)
-def card_sums_nb(order, rows, cell, pick, clan_game, clan_w, clan_g, tot_T, tot_W, S, per_s, out):
+def card_sums_nb(order, entries, clans, totals, S, per_s, out):
     """Sums per card cell over entries (one entry = one pick or one use of a card by a clan).
 
-    order: int64[E] entry order, by game then clan row; rows: int64[E] clan row of each entry;
-    cell: int64[E] cell index, strategy * per_s + (age, card[, use]) part; pick: int64[E] (0 if
-    none); clan_game/clan_w/clan_g: int64[R] game index (0-based), win units and Glory of each
-    clan row; tot_T/tot_W: int64[n_games * S] clans and wins of each strategy per game.
+    order: int64[E] entry order, by game then clan row; entries: int64[E, 3] per entry its clan
+    row, cell index (strategy * per_s + (age, card[, use]) part) and pick (0 if none); clans:
+    int64[R, 3] per clan row its game index (0-based), win units and Glory; totals:
+    int64[n_games * S, 2] clans and wins of each strategy per game (row game * S + strategy).
     out: int64[ncell, 13] (zeros) filled with, per cell: times, pick_sum, n, w, g, g2 (over
     distinct clans), then the cluster sums c_nn, c_wn, c_ww, c_wW, c_wT, c_nW, c_nT (per game
     n_j, w_j of the clans that had it; T_j, W_j of the strategy in that game).
@@ -28,22 +28,22 @@ def card_sums_nb(order, rows, cell, pick, clan_game, clan_w, clan_g, tot_T, tot_
     wj = np.zeros(ncell, np.int64)
     for k in range(order.shape[0]):
         i = order[k]
-        c = cell[i]
-        r = rows[i]
+        r = entries[i, 0]
+        c = entries[i, 1]
         out[c, 0] += 1
-        out[c, 1] += pick[i]
+        out[c, 1] += entries[i, 2]
         if last_clan[c] == r:
             continue
         last_clan[c] = r
-        gm = clan_game[r]
+        gm = clans[r, 0]
         if last_game[c] != gm:
             if last_game[c] >= 0:
-                _flush(out, c, nj[c], wj[c], last_game[c], c // per_s, tot_T, tot_W, S)
+                _flush(out[c], nj[c], wj[c], totals[last_game[c] * S + c // per_s])
             last_game[c] = gm
             nj[c] = 0
             wj[c] = 0
-        w = clan_w[r]
-        g = clan_g[r]
+        w = clans[r, 1]
+        g = clans[r, 2]
         out[c, 2] += 1
         out[c, 3] += w
         out[c, 4] += g
@@ -52,18 +52,19 @@ def card_sums_nb(order, rows, cell, pick, clan_game, clan_w, clan_g, tot_T, tot_
         wj[c] += w
     for c in range(ncell):
         if last_game[c] >= 0:
-            _flush(out, c, nj[c], wj[c], last_game[c], c // per_s, tot_T, tot_W, S)
+            _flush(out[c], nj[c], wj[c], totals[last_game[c] * S + c // per_s])
 
 
 @njit(cache=True)
-def _flush(out, c, n, w, game, s, tot_T, tot_W, S):
-    """Add one game's (n_j, w_j) of cell c, strategy s, to its cluster sums."""
-    T = tot_T[game * S + s]
-    W = tot_W[game * S + s]
-    out[c, 6] += n * n
-    out[c, 7] += w * n
-    out[c, 8] += w * w
-    out[c, 9] += w * W
-    out[c, 10] += w * T
-    out[c, 11] += n * W
-    out[c, 12] += n * T
+def _flush(row, n, w, tot):
+    """Add one game's (n_j, w_j) of a cell to its cluster sums (row: the cell's out row; tot: the
+    strategy's (T_j, W_j) in that game)."""
+    T = tot[0]
+    W = tot[1]
+    row[6] += n * n
+    row[7] += w * n
+    row[8] += w * w
+    row[9] += w * W
+    row[10] += w * T
+    row[11] += n * W
+    row[12] += n * T

@@ -9,12 +9,53 @@ batch has the same schema).  Win rates and their intervals are
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from simulator.core import enums as E
 from simulator.core.batch import BatchOut
+
+
+class RunDataError(ValueError):
+    """A run file that is missing, unreadable, or lacks the expected columns."""
+
+
+CLANS_NEEDED = ["game_id", "n_players", "seat", "strategy", "glory", "win_share",
+                "rage_level", "axes_level", "horns_level", "stat_path", "gods", *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES]]
+PICKS_NEEDED = ["game_id", "seat", "age", "pick", "card"]
+
+
+def read_parquet_columns(path: Path, columns: list[str], schema_only: bool = False) -> pd.DataFrame | None:
+    """Read ``columns`` of the Parquet file ``path`` (``schema_only``: only check that it is a
+    readable Parquet file holding them, return None). Raises RunDataError naming the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    if not path.is_file():
+        raise RunDataError(f"{path}: file not found")
+    try:
+        schema = pq.read_schema(path)
+        missing = [c for c in columns if c not in schema.names]
+        if missing:
+            raise RunDataError(f"{path}: not a Volva results file (missing columns: {', '.join(missing)})")
+        if schema_only:
+            if pq.ParquetFile(path).metadata.num_rows == 0:
+                raise RunDataError(f"{path}: holds no rows")
+            return None
+        table = pq.read_table(path, columns=columns)
+    except RunDataError:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        msg = " ".join(str(exc).split()) or type(exc).__name__
+        raise RunDataError(f"{path}: unreadable Parquet file ({msg})") from None
+    if table.num_rows == 0:
+        raise RunDataError(f"{path}: holds no rows")
+    return table.to_pandas()
+
 
 CLANS_COLUMNS = [
     "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
@@ -172,11 +213,33 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
         "seat": p.astype(np.int8),
         "age": (code // 4 % 4).astype(np.int8),
         "card": _categorical(list(ruleset.card_names), cid),
-        # Blood Rage: Valhalla has one deck: a card's age is the age it is used in
-        "card_age": ((code // 4 % 4).astype(np.int8) if getattr(ruleset, "engine", "") == "valhalla"
+        # one deck for all ages (Blood Rage: Valhalla): a card's age is the age it is used in
+        "card_age": ((code // 4 % 4).astype(np.int8) if getattr(ruleset, "one_deck", False)
                      else np.asarray(ruleset.tables.card_age, np.int8)[cid]),
         "use": _categorical(list(E.USE_NAMES), (code % 4).astype(np.intp)),
     })
+
+
+def card_info(ruleset) -> dict[str, dict]:
+    """Card name -> {"type", "god" ('' none), "value"} as the report shows them, written into the
+    run's statistics so a report never loads a rule set. A name in several ages with different
+    values lists them ("2/3")."""
+    t = ruleset.tables
+    out: dict[str, dict] = {}
+    for i, n in enumerate(ruleset.card_names):
+        g = int(t.card_god[i])
+        d = out.setdefault(n, {"type": ruleset.card_type_names[int(t.card_type[i])],
+                               "god": E.CARD_GOD_NAMES[g] if g >= 0 else "", "values": set()})
+        d["values"].add(int(t.card_value[i]))
+    return {n: {"type": d["type"], "god": d["god"], "value": "/".join(str(v) for v in sorted(d.pop("values")))}
+            for n, d in out.items()}
+
+
+def game_info(ruleset) -> dict:
+    """The engine's name, title and terms (simulator.engines) for the report's wording."""
+    from simulator import engines
+    e = engines.get(ruleset)
+    return {"engine": e.name, "title": e.title, "terms": dict(e.terms)}
 
 
 def card_gods(ruleset) -> dict[str, str]:

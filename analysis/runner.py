@@ -57,7 +57,10 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
         return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable") \
             .reset_index(drop=True)
     clans, picks, plays = cat(cp), cat(pp), cat(up)
-    return Frames(clans, picks, plays, Stats.from_frames(clans, picks, plays, R.card_gods(rs), points))
+    st = Stats.from_frames(clans, picks, plays, R.card_gods(rs), points)
+    st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
+    st.game = R.game_info(rs)
+    return Frames(clans, picks, plays, st)
 
 
 ROW_FILES = {"clans": ("clans.parquet", R.CLANS_SCHEMA), "picks": ("picks.parquet", R.PICKS_SCHEMA),
@@ -109,6 +112,8 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     ``progress(n)`` is called after each batch; when ``stop()`` is true after a batch (a signal
     asked to stop), KeyboardInterrupt is raised there, every file written for that batch."""
     points = checkpoints(games)
+    # each card's god, for a report rebuilt from the row files (it loads no rule set)
+    writer.meta.setdefault("card_gods", R.card_gods(rs))
     done = 0
     for first in range(start, games, batch_size):
         n = min(batch_size, games - first)

@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.records import CLANS_NEEDED, PICKS_NEEDED, RunDataError, read_parquet_columns
 from simulator.core import enums as E
 
 WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
@@ -80,10 +81,6 @@ INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
 USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]  #: plays.parquet (records.PLAYS_COLUMNS)
 PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
 STATS_DIR = "stats"
-
-
-class RunDataError(ValueError):
-    """A run file that is missing, unreadable, or lacks the expected columns."""
 
 
 class StatsError(RunDataError):
@@ -249,10 +246,10 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     tot_W = np.rint(np.bincount(gid * S + s_code, weights=vals["w"].astype(float),
                                 minlength=n_games * S)).astype(np.int64)
     out = np.zeros((S * per_s, 13), np.int64)
-    card_sums_nb(order.astype(np.int64), rows, cell.astype(np.int64),
-                 np.zeros(len(rows), np.int64) if pick is None else np.asarray(pick, np.int64),
-                 gid.astype(np.int64), vals["w"].astype(np.int64), vals["g"].astype(np.int64), tot_T, tot_W, S, per_s,
-                 out)
+    pick = np.zeros(len(rows), np.int64) if pick is None else np.asarray(pick, np.int64)
+    entries = np.stack([rows, cell.astype(np.int64), pick], axis=1)
+    clans = np.stack([gid.astype(np.int64), vals["w"].astype(np.int64), vals["g"].astype(np.int64)], axis=1)
+    card_sums_nb(order.astype(np.int64), entries, clans, np.stack([tot_T, tot_W], axis=1), S, per_s, out)
     live = np.nonzero(out[:, 0])[0]
     s_i, rest = live // per_s, live % per_s
     a_i, rest = rest // (C * U), rest % (C * U)
@@ -290,9 +287,14 @@ class Stats:
     them as ``stats/<table>.parquet`` plus ``stats/meta.json`` (games counted).
     """
 
-    def __init__(self, tables: dict[str, pd.DataFrame] | None = None, games: int = 0):
+    def __init__(self, tables: dict[str, pd.DataFrame] | None = None, games: int = 0, cards: dict | None = None,
+                 game: dict | None = None):
         self.tables = {k: (tables or {}).get(k, _empty(k)) for k in KEYS}
         self.games = int(games)
+        #: card name -> {"type", "god", "value"} of the run's rule set (records.card_info)
+        self.cards = dict(cards or {})
+        #: the engine's name, title and terms (simulator.engines.Engine), for the report's wording
+        self.game = dict(game or {})
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
@@ -304,6 +306,8 @@ class Stats:
             self.tables[k] = _sum(pd.concat(parts, ignore_index=True), k) if len(parts) > 1 else \
                 (parts[0].copy() if parts else _empty(k))
         self.games += other.games
+        self.cards = self.cards or dict(other.cards)
+        self.game = self.game or dict(other.game)
         return self
 
     def equals(self, other: "Stats") -> bool:
@@ -437,7 +441,8 @@ class Stats:
             df.to_parquet(new / f"{k}.parquet", index=False)
             sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
         (new / "meta.json").write_text(json.dumps({"format": "volva-stats-3", "games": self.games,
-                                                   "sha256": sha}, indent=1) + "\n")
+                                                   "sha256": sha, "cards": self.cards,
+                                                   "game": self.game}, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
         if cur.exists():
             os.replace(cur, old)
@@ -483,7 +488,9 @@ class Stats:
                 raise StatsError(f"{p}: does not match {mp} (SHA-256): a table from another run or an "
                                  "edited file; rerun, or restore the run's own stats folder")
             tables[k] = df[KEYS[k] + SUMS[k]]
-        return cls(tables, int(meta["games"]))
+        cards = meta.get("cards") if isinstance(meta.get("cards"), dict) else {}  # absent before issue 11
+        game = meta.get("game") if isinstance(meta.get("game"), dict) else {}
+        return cls(tables, int(meta["games"]), cards, game)
 
 
 def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | None = None) -> Stats:
@@ -492,7 +499,6 @@ def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | N
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from analysis.aggregate import CLANS_NEEDED, PICKS_NEEDED, read_parquet_columns
     run_dir = Path(run_dir)
     cp, pp, up = run_dir / "clans.parquet", run_dir / "picks.parquet", run_dir / "plays.parquet"
     read_parquet_columns(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"], schema_only=True)

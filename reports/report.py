@@ -255,7 +255,9 @@ def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: P
             ax.errorbar(r[m], y[m], xerr=_err(r[m], t["ci_low"][m], t["ci_high"][m]), fmt="o", ms=4,
                         color=c, capsize=2, label=lab)
     ax.axvline(overall, color="k", ls="--", lw=1, label=f"{strategy} overall win rate {overall:.1%}")
-    labels = [f"{c} (age {a})" + (" *" if s else "") for c, a, s in zip(t["card"], t["age"], t["small"])]
+    info = [f"{ty}{', ' + g if g else ''}{', ' + v if v and ty != 'quest' else ''}; "
+            for ty, g, v in zip(t["type"], t["god"], t["value"])] if "type" in t.columns else [""] * len(t)
+    labels = [f"{c} ({i}age {a})" + (" *" if s else "") for c, i, a, s in zip(t["card"], info, t["age"], t["small"])]
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_ylim(-1, len(t))
     _pct(ax)
@@ -369,6 +371,28 @@ table.t th{background:#f3f3f3}img{max-width:100%;border:1px solid #eee}
 dt{font-weight:bold}dd{margin:0}"""
 
 
+#: the report's wording where a run's statistics do not name the game's own terms (runs from before issue 11)
+_GENERIC_TERMS = {"board_count_at": "Ragnarök", "stat_raises": "rewards, quests and card texts raise stats",
+                  "kept": "kept for the next age"}
+
+
+def _term(st, key: str) -> str:
+    """The game's own word for ``key`` (simulator.engines.Engine.terms, recorded in the run's stats)."""
+    terms = st.game.get("terms") if isinstance(st.game.get("terms"), dict) else {}
+    return str(terms.get(key, _GENERIC_TERMS[key]))
+
+
+def with_card_info(df: pd.DataFrame | None, cards: dict) -> pd.DataFrame | None:
+    """``df`` with each card's type, god and value (from the run's statistics) after its ``card`` column."""
+    if df is None or "card" not in df.columns or not cards:
+        return df
+    df = df.copy()
+    at = list(df.columns).index("card") + 1
+    for k in ("value", "god", "type"):
+        df.insert(at, k, df["card"].map(lambda c, k=k: (cards.get(str(c)) or {}).get(k, "")).astype(str))
+    return df
+
+
 def load_run_stats(run_dir: Path, meta: dict):
     """The run's Stats: ``stats/`` when present, else built from the row files one row group at
     a time (runs written before stats existed). Raises RunDataError naming the file."""
@@ -377,13 +401,9 @@ def load_run_stats(run_dir: Path, meta: dict):
     if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
         return Stats.load(run_dir)
     games = meta.get("games") if isinstance(meta.get("games"), int) else None
-    card_gods = None
-    try:
-        from analysis.records import card_gods as _cg
-        from simulator.engines import load_ruleset
-        card_gods = _cg(load_ruleset(str(meta.get("ruleset", "blood-rage"))))
-    except Exception:  # a foreign rule set: drafted god pairs stay '(none)'
-        card_gods = None
+    # runs from before stats/ existed: the report loads no rule set, so drafted god pairs stay
+    # '(none)' unless run.json names each card's god
+    card_gods = meta.get("card_gods") if isinstance(meta.get("card_gods"), dict) else None
     return stats_from_rows(run_dir, card_gods, games)
 
 
@@ -408,6 +428,8 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     focal = str(lineup[0]) if lineup and str(lineup[0]) in strategies else strategies[0]
     games_done = meta.get("games_done") if isinstance(meta.get("games_done"), int) else None
     res = agg.aggregate(st, focal, games_done)
+    for k in ("cards", "card_uses"):
+        res[k] = with_card_info(res.get(k), st.cards)
     strat_tab = res["strategy"]
     focal_rate = float(strat_tab.loc[strat_tab["strategy"] == focal, "win_rate"].iloc[0])
     n_players = sorted(int(x) for x in res["seat"]["n_players"].unique())
@@ -438,8 +460,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         plot_stat_paths(sp["levels"], sp["first_two"], focal, focal_rate, out_dir / "stat_paths.png"),
         f"{focal} clans. Left: final track levels (R = Rage, A = Axes, H = Horns; step 1..6), the 15 most "
         "frequent. Right: the order of the first two stat raises ("
-        + ("quests, contest rewards, god tiles and cards raise stats)." if str(meta.get("ruleset")) in
-           ("valhalla", "rainbow-bridge") else "quests and pillage rewards raise stats)."))
+        + _term(st, "stat_raises") + ").")
     cards_tab = res["cards"]
     if cards_tab is not None and len(cards_tab):
         fc = cards_tab[cards_tab["strategy"] == focal]
@@ -469,7 +490,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     else:
         gods_note = "No Gods of Ásgard heatmap: this run did not use the Gods of Ásgard module."
     dg = res["drafted_gods"]
-    if len(dg):
+    if len(dg) and (dg["god_pair"].astype(str) != "(none)").any():  # a game whose cards have gods
         dfocal = dg[dg["strategy"] == focal]
         pooled = agg.rate_table(st["drafted_gods"], ["god_pair"])
         add("drafted_gods.png", "Drafted god pairs",
@@ -489,7 +510,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         info = pdf.infodict()
         info["Title"] = f"Volva balance report: {run_dir.name}"
     written.append(pdf_path)
-    res["card_summary_all"] = agg.card_summary(st) if len(st["draft"]) else None
+    res["card_summary_all"] = with_card_info(agg.card_summary(st), st.cards) if len(st["draft"]) else None
     for k, v in (res.get("valhalla_gods") or {}).items():
         res[f"vg_{k}"] = v
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
@@ -503,12 +524,12 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
             written.append(out_dir / name)
 
     html_path = out_dir / "report.html"
-    html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note, st.games), encoding="utf-8")
+    html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note, st), encoding="utf-8")
     written.append(html_path)
     return written
 
 
-def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str, games: int) -> str:
+def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str, st) -> str:
     e = html.escape
     focal = res["focal"]
     facts = [
@@ -524,7 +545,7 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         ("batch size", meta.get("batch_size")),
         ("versions", f"volva {meta.get('volva_version')}, python {meta.get('python')}, "
                      f"numpy {meta.get('numpy')}, numba {meta.get('numba')}"),
-        ("games in the statistics", f"{games:,}"),
+        ("games in the statistics", f"{st.games:,}"),
         ("experiment", (f"{meta.get('experiment')} (file {meta.get('experiment_file')})"
                         if str(meta.get("experiment_file", "")).endswith(".toml") else "the built-in default")
          if meta.get("experiment") else "(volva run)"),
@@ -553,8 +574,9 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                 return s + (f"<p class='note'>{e(note)}</p>" if note else "")
         return ""
 
-    vh = str(meta.get("ruleset")) in ("valhalla", "rainbow-bridge")
-    strat = res["strategy"].rename(columns={"figures_at_ragnarok": "figures_at_prove_valor"}) if vh else res["strategy"]
+    at = _term(st, "board_count_at")
+    strat = res["strategy"].rename(columns={"figures_at_ragnarok": "figures_at_" + "_".join(at.lower().split())}) \
+        if at != "Ragnarök" else res["strategy"]
     parts += ["<h2>Strategies</h2>", fig_block("strategy_summary.png"),
               _fmt_table(strat, _RATE_PCT, {**_RATE_FL, "figures_at_ragnarok": ".2f", "figures_at_prove_valor": ".2f",
                                             "legendary": ".2f"}),
@@ -582,8 +604,7 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                      "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
                      "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
                      "two-proportion z-test; played = used in a battle, as an upgrade or as a quest; kept = "
-                     + ("kept on the clan symbol for the next age (Valhalla: age = the age of use)"
-                        if str(meta.get("ruleset")) in ("valhalla", "rainbow-bridge") else "carried over at Discard")
+                     + _term(st, "kept")
                      + "; glory_* = mean final Glory of those clans.</p>")
         cs = cs.sort_values("iwd", ascending=False)
         parts.append(_fmt_table(cs, ("win_rate_drafted", "ci_low", "ci_high", "iwd", "win_rate_played",
@@ -592,7 +613,7 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                                  "glory_kept": ".1f", "n_played": ",.0f", "n_kept": ",.0f"}))
     ct = res["cards"]
     if ct is not None and len(ct):
-        cols = ["strategy", "age", "card", "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
+        cols = ["strategy", "age", "card", *[c for c in ("type", "god", "value") if c in ct.columns], "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
                 "ci_high", "n_not", "win_rate_not", "iwd", "z", "p_adj", "p_holm", "significant", "small"]
         ct = ct.sort_values(["strategy", "iwd"], ascending=[True, False])[cols]
         parts.append("<h3>Every strategy: drafted vs not drafted</h3>")

@@ -16,7 +16,7 @@ Facades are imported on first use: a command compiles only the engine it plays.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .core.batch import BatchOut, game_plan, game_seeds, rotated, rotation_period  # noqa: F401  (the public batch API)
@@ -31,11 +31,24 @@ class Engine:
     title: str  #: the game's name in logs and reports
     players: tuple[int, int]  #: fewest and most players
     by_game_id: bool = False  #: games depend on their id too (a god sweep), not only the seed
+    #: the game's own words for what the report shows (written into each run's statistics)
+    terms: dict = field(default_factory=lambda: dict(BLOOD_RAGE_TERMS))
 
     @property
     def api(self):
         return importlib.import_module(self.facade)
 
+
+BLOOD_RAGE_TERMS = {
+    "board_count_at": "Ragnarök",  # when the figures on the board are counted (BatchOut.board_rag)
+    "stat_raises": "quests and pillage rewards raise stats",
+    "kept": "carried over at Discard",
+}
+VALHALLA_TERMS = {
+    "board_count_at": "Prove Valor",
+    "stat_raises": "quests, contest rewards, god tiles and cards raise stats",
+    "kept": "kept on the clan symbol for the next age (Valhalla: age = the age of use)",
+}
 
 _ENGINES: dict[str, Engine] = {}
 #: rule set name (a folder of simulator/data/) -> engine; a data folder not listed here names
@@ -58,9 +71,9 @@ def unregister(name: str) -> None:
 
 
 register(Engine("blood-rage", "simulator.bloodrage", "Blood Rage", (2, 5)), ("blood-rage",))
-register(Engine("valhalla", "simulator.valhalla", "Blood Rage: Valhalla", (3, 5), by_game_id=True),
+register(Engine("valhalla", "simulator.valhalla", "Blood Rage: Valhalla", (3, 5), True, dict(VALHALLA_TERMS)),
          ("valhalla",))
-register(Engine("rainbow-bridge", "simulator.rainbow", "Rainbow Bridge", (3, 5), by_game_id=True))
+register(Engine("rainbow-bridge", "simulator.rainbow", "Rainbow Bridge", (3, 5), True, dict(VALHALLA_TERMS)))
 
 
 def names() -> list[str]:

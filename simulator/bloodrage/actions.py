@@ -8,7 +8,7 @@ from numba import njit
 
 from ..core import enums as E
 from .pillage import pillage_nb
-from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, free_villages_nb, horns_nb, invade_cost_nb,
+from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, horns_nb, invade_cost_nb,
                     is_shiplike_nb, monster_card_nb, occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb,
                     upgrade_with_op_nb)
 from .clan import discard_nb, take_from_hand_nb
@@ -208,7 +208,7 @@ def march_nb(T, S, p, src, dst, kinds, params):
         if S.loc[p, f] == src:
             cand[nc] = f
             nc += 1
-    k = choose_march_nb(T, S, p, src, dst, cand, nc, free_villages_nb(T, S, dst), kinds[p], params[p])
+    k = choose_march_nb(T, S, p, src, dst, cand[:nc], kinds[p], params[p])
     for i in range(k):
         S.loc[p, cand[i]] = dst
     log_nb(S, E.EV_MARCH, p, src, dst, k, 0, 0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import enums as E
-from ..core.batch import BatchOut, new_batch_out, policy_arrays
+from ..core.batch import BatchOut, batch_out, new_batch_record, policy_arrays
 from .rules import Ruleset
 
 
@@ -29,9 +29,9 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
     _check_seats(P)
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
-    out = new_batch_out(len(seeds), P)
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, *out)
-    return out
+    rec = new_batch_record(len(seeds))
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, rec)
+    return batch_out(rec, P)
 
 
 def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True,
@@ -44,10 +44,3 @@ def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int,
     S = new_state()[0]
     play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check)
     return S
-
-
-def load_scenario(path, data: dict, resolve):
-    """Set up a Blood Rage scenario (simulator.bloodrage.scenario; docs/scenarios.md) from its
-    parsed file; ``resolve`` maps a strategy name to (kind, params). Raises ScenarioError."""
-    from .scenario import load_scenario as load
-    return load(path, data, resolve)

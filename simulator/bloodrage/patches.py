@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.loading import RulesError, read_toml
-from .rules import CARD_COLUMNS
+from ..core.loading import RulesError, patch_entry, read_toml
+
+CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
+                "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]  #: cards.csv header
 
 PATCH_FIELDS = [c for c in CARD_COLUMNS if c != "name"]
 COPY_COLUMNS = ["copies_min1", "copies_3p", "copies_4p", "copies_5p"]
@@ -44,29 +46,10 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
         raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
     rows = [dict(r) for r in rows]
     names = sorted({(r["name"] or "").strip() for r in rows})
-    allowed = PATCH_FIELDS + ["remove", "add", "ages"]
     for card, change in data.items():
         entry = f"card {card!r}"
-        if not isinstance(change, dict):
-            raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
-                             f"allowed fields: {allowed}")
-        bad = [k for k in change if k not in allowed]
-        if bad:
-            raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
-        for flag in ("remove", "add"):
-            if flag in change and not isinstance(change[flag], bool):
-                raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
-        fields = {k: v for k, v in change.items() if k in PATCH_FIELDS}
-        for k, v in fields.items():
-            if isinstance(v, bool) or not isinstance(v, (int, str)):
-                raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
-        if change.get("remove") and fields:
-            raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)}); "
-                             "a removed card is out of the decks, so change nothing else")
+        fields = patch_entry(patch_path, card, change, PATCH_FIELDS, ["ages"], names)
         if change.get("add"):
-            if card in names:
-                raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
-                                 "drop 'add = true' to change it")
             need = [k for k in ("age", "type") if k not in fields]
             if need:
                 raise RulesError(f"{patch_path}: {entry}: field '{need[0]}': required for a new card")

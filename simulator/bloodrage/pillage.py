@@ -37,7 +37,7 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
                     nc += 1
             if nc == 0:
                 continue
-            i = choose_call_nb(T, S, q, pillager, prov, cand, nc, kinds[q], params[q])
+            i = choose_call_nb(T, S, q, pillager, prov, cand[:nc], kinds[q], params[q])
             if i >= 0:
                 f = cand[i]
                 log_nb(S, E.EV_CALL, q, f, S.loc[q, f], prov, 0, 0)
@@ -48,9 +48,10 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
 
 
 @njit(cache=True)
-def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params):
+def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
     """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
-    (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought)."""
+    (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought).
+    texts: the pillager's revealed battle cards whose texts act (empty when cancelled)."""
     reward = S.token[prov]
     S.pillaged_age[p] += 1
     log_nb(S, E.EV_REWARD, p, prov, reward, 0, 0, 0)
@@ -65,12 +66,11 @@ def pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, param
             apply_reward_nb(T, S, p, reward)
             fired_nb(S, p, m, E.OP_DOUBLE_REWARD, reward, prov)
             break
-    if not canc[p]:
-        for j in range(texts_n[p]):
-            c = texts[p, j]
-            if card_op_index_nb(T, c, E.OP_GRACE) >= 0:
-                excl = reward if reward <= E.REWARD_HORNS else -1
-                text_raise_nb(T, S, p, c, E.OP_GRACE, kinds, params, excl)
+    for j in range(texts.shape[0]):
+        c = texts[j]
+        if card_op_index_nb(T, c, E.OP_GRACE) >= 0:
+            excl = reward if reward <= E.REWARD_HORNS else -1
+            text_raise_nb(T, S, p, c, E.OP_GRACE, kinds, params, excl)
     if S.loc[p, E.FIG_LEADER] != prov:
         return
     lc = S.upg[p, E.SLOT_LEADER]
@@ -121,7 +121,7 @@ def pillage_nb(T, S, p, prov, kinds, params):
         canc = np.zeros(S.cancelled.shape[0], np.int8)
         ok = True
     if ok:
-        pillage_success_nb(T, S, p, prov, fought, texts, texts_n, canc, kinds, params)
+        pillage_success_nb(T, S, p, prov, fought, texts[p, :0] if canc[p] else texts[p, :texts_n[p]], kinds, params)
         S.pillaged[prov] = 1
     move_gods_nb(T, S, p, prov, kinds, params)  # after any pillage attempt (DIGEST §2)
     return ok

@@ -65,7 +65,7 @@ CHUNK = 64  #: games played in a row on one reused state buffer
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, c, out):
     """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
     buf = np.empty(1, STATE_DTYPE)
     # Thread-local copies: every kernel call increfs its array arguments, and atomic
@@ -75,38 +75,38 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions)
+        _record_nb(S, out[g], kinds.shape[0])
     buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
-    """Copy game g's results from S to row g of the outputs."""
+def _record_nb(S, R, P):
+    """Copy a finished game's results from state S to its batch record R (core.batch.BATCH_DTYPE)."""
     for p in range(P):
-        glory[g, p] = S.glory[p]
-        stats[g, p] = S.stat[p]
-        path[g, p] = S.path[p]
-        rage_end[g, p] = S.rage_end[p]
-        picks[g, p] = S.picks[p]
-        rank[g, p] = S.rank[p]
-        board_rag[g, p] = S.board_rag[p]
-        uses[g, p] = S.uses[p]
-        missions[g, p] = S.mission_n[p]
-    n_turns[g] = S.gs[G_TURNS]
-    violation[g] = S.gs[G_VIOLATION]
-    for c in range(fired.shape[1]):
-        fired[g, c] = S.fired[c]
+        R.glory[p] = S.glory[p]
+        R.stats[p] = S.stat[p]
+        R.path[p] = S.path[p]
+        R.rage_end[p] = S.rage_end[p]
+        R.picks[p] = S.picks[p]
+        R.rank[p] = S.rank[p]
+        R.board_rag[p] = S.board_rag[p]
+        R.uses[p] = S.uses[p]
+        R.missions[p] = S.mission_n[p]
+    R.n_turns = S.gs[G_TURNS]
+    R.violation = S.gs[G_VIOLATION]
+    for c in range(R.fired.shape[0]):
+        R.fired[c] = S.fired[c]
     for k in range(2):
-        gods[g, k] = S.god[k]
-    for k in range(god_fired.shape[1]):
-        god_fired[g, k] = S.god_fired[k]
+        R.gods[k] = S.god[k]
+    for k in range(R.god_fired.shape[0]):
+        R.god_fired[k] = S.god_fired[k]
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions):
-    """Play len(seeds) games over numba threads; game g writes row g of each output (see api.BatchOut).
+def play_batch_nb(Tarr, seeds, kinds, params, check, out):
+    """Play len(seeds) games over numba threads; game g writes record out[g] (core.batch.BATCH_DTYPE).
 
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, c, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired, board_rag, uses, missions)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, c, out)

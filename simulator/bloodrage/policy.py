@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .board import (card_value_nb, clan_str_nb, fig_str_nb, max_enemy_str_nb,
+from .board import (card_value_nb, clan_str_nb, fig_str_nb, free_villages_nb, max_enemy_str_nb,
                     present_nb, has_enemy_nb, warrior_str_nb, upgrade_cost_nb)
 from ..core.rng import rand_int_nb, shuffle_nb
 from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
@@ -258,10 +258,11 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
 
 
 @njit(cache=True)
-def choose_march_nb(T, S, p, src, dst, cand, nc, room, kind, params):
-    """Order cand[:nc] (figure slots) so the first k march; returns k (1..min(nc, room)).
-    Script: k, then k figure slots."""
-    m = min(nc, room)
+def choose_march_nb(T, S, p, src, dst, cand, kind, params):
+    """Order cand (figure slots in src) so the first k march to dst; returns k (1..min(len(cand),
+    free villages of dst)). Script: k, then k figure slots."""
+    nc = cand.shape[0]
+    m = min(nc, free_villages_nb(T, S, dst))
     if kind == E.POL_SCRIPT:
         k = script_pop_nb(S, p)
         if 1 <= k <= m:
@@ -302,9 +303,10 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
 
 
 @njit(cache=True)
-def choose_call_nb(T, S, q, pillager, prov, cand, nc, kind, params):
-    """Call to Battle (DIGEST §1.6 step 1): index in cand[:nc] (figure slots) to move in, or -1 to pass.
+def choose_call_nb(T, S, q, pillager, prov, cand, kind, params):
+    """Call to Battle (DIGEST §1.6 step 1): index in cand (figure slots) to move in, or -1 to pass.
     Script: a figure slot, or -1."""
+    nc = cand.shape[0]
     if kind == E.POL_SCRIPT:
         i = scripted_index_nb(S, q, cand, nc, True)
         if i >= -1:

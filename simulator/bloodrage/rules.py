@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
+from .patches import CARD_COLUMNS, apply_card_patch
 from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
                             patch_list, patches_sha256, require_key, track_steps)
 
@@ -101,6 +102,8 @@ class Ruleset(CardLookup):
     patch_sha256: str | None = None
     draft_note: str | None = None  # ablation draft rule in force (with_draft_rule / without_card)
     engine: str = "blood-rage"  #: the engine that plays it (simulator.engines)
+    card_type_names = E.CARD_TYPE_NAMES  #: tables.card_type code -> name
+    one_deck = False  #: an age deck per age (tables.card_age)
 
     @property
     def tables(self):
@@ -349,8 +352,6 @@ def load_opcodes(path: Path = DATA_DIR / "blood-rage" / "opcodes.toml") -> dict:
     return ops
 
 
-CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
-                "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]
 
 
 def read_card_rows(path: Path) -> list[dict]:
@@ -378,7 +379,6 @@ def read_card_rows(path: Path) -> list[dict]:
 def load_cards(path: Path, opcodes: dict, regions: list[str], patch=None):
     """cards.csv (and optional card patches, see :func:`patch_list`) -> (names, texts, arrays dict).
     Raises RulesError naming the file, row and column."""
-    from .patches import apply_card_patch  # patches build on this module's names
     rows = read_card_rows(path)
     patches = patch_list(patch)
     for ppath, pdata in patches:

@@ -97,6 +97,40 @@ def new_batch_out(G: int, P: int, cards: int = E.MAX_CARDS, gods: int = 2, god_p
     )
 
 
+#: BatchOut fields with one row per seat (the record holds MAX_PLAYERS rows; the first P are in play)
+PER_SEAT = ("glory", "stats", "path", "rage_end", "picks", "rank", "board_rag", "uses", "missions")
+
+
+def batch_dtype(cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_GODS_MAX) -> np.dtype:
+    """The structured dtype of one game's results, as the playout kernels write it (one record
+    per game, fields as :class:`BatchOut` with MAX_PLAYERS seat rows). ``cards``, ``gods`` and
+    ``god_powers`` size fired, gods and god_fired (an engine's capacities)."""
+    P5 = E.MAX_PLAYERS
+    return np.dtype([
+        ("glory", np.int32, (P5, E.N_GLORY_SRC)), ("stats", np.int8, (P5, 3)), ("path", np.int8, (P5, E.MAX_PATH)),
+        ("rage_end", np.int16, (P5,)), ("picks", np.int16, (P5, 3, E.MAX_PICKS)), ("rank", np.int8, (P5,)),
+        ("n_turns", np.int32), ("violation", np.int8), ("fired", np.int16, (cards,)), ("gods", np.int8, (gods,)),
+        ("god_fired", np.int16, (god_powers,)), ("board_rag", np.int16, (P5,)), ("uses", np.int16, (P5, E.MAX_USES)),
+        ("missions", np.int8, (P5, E.MAX_MISSIONS)),
+    ])
+
+
+BATCH_DTYPE = batch_dtype()  #: Blood Rage's batch record
+
+
+def new_batch_record(G: int, dtype: np.dtype = BATCH_DTYPE) -> np.ndarray:
+    """G empty game records (-1 in path, picks, gods and uses, 0 elsewhere) for a playout kernel."""
+    rec = np.zeros(G, dtype)
+    for f in ("path", "picks", "gods", "uses"):
+        rec[f] = -1
+    return rec
+
+
+def batch_out(rec: np.ndarray, P: int) -> BatchOut:
+    """The filled records of a batch -> BatchOut of contiguous arrays (per-seat fields cut to P seats)."""
+    return BatchOut(**{f: np.ascontiguousarray(rec[f][:, :P] if f in PER_SEAT else rec[f]) for f in BatchOut._fields})
+
+
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):
     """[(POL_* kind, float64[N_PARAMS] params)] per seat -> (int8[P], float64[P, N_PARAMS])."""
     kinds = np.array([k for k, _ in lineup], np.int8)

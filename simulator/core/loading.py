@@ -140,3 +140,32 @@ def patches_sha256(patch) -> str | None:
     return h.hexdigest()
 
 
+
+
+def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list[str], names: list[str]) -> dict:
+    """Check one card's table of a card patch: a table whose keys are card columns
+    (``fields_ok``), ``remove``/``add`` (true or false) or ``extra`` keys; values integers or
+    strings; ``remove`` alone; ``add`` only for a new name. Returns the column changes.
+    Raises RulesError naming the patch file, the card and the field."""
+    entry = f"card {card!r}"
+    allowed = fields_ok + ["remove", "add"] + extra
+    if not isinstance(change, dict):
+        raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
+                         f"allowed fields: {allowed}")
+    bad = [k for k in change if k not in allowed]
+    if bad:
+        raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
+    for flag in ("remove", "add"):
+        if flag in change and not isinstance(change[flag], bool):
+            raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
+    fields = {k: v for k, v in change.items() if k in fields_ok}
+    for k, v in fields.items():
+        if isinstance(v, bool) or not isinstance(v, (int, str)):
+            raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
+    if change.get("remove") and fields:
+        raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)}); "
+                         "a removed card is out of the decks, so change nothing else")
+    if change.get("add") and card in names:
+        raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
+                         "drop 'add = true' to change it")
+    return fields

@@ -13,6 +13,13 @@ the Feast Hall, on the same record-of-arrays design as the base engine.
 The package is the engine's facade (simulator.engines): load, play_batch, play_game,
 replay_text, load_scenario.
 """
-from .api import load_scenario, play_batch, play_game  # noqa: F401
+from .api import play_batch, play_game  # noqa: F401
 from .replay import replay_text  # noqa: F401
 from .rules import load_valhalla as load  # noqa: F401
+
+
+def load_scenario(path, data: dict, resolve):
+    """Set up a Valhalla scenario (simulator.valhalla.scenario) from its parsed file;
+    ``resolve`` maps a strategy name to (kind, params). Raises ScenarioError."""
+    from .scenario import load_scenario as setup
+    return setup(path, data, resolve)

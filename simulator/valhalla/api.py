@@ -6,8 +6,36 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import enums as E
-from ..core.batch import BatchOut, new_batch_out, policy_arrays
+from ..core.batch import BatchOut, batch_dtype, batch_out, new_batch_record, policy_arrays
 from .sweep import god_plan_for, sweep_combos  # noqa: F401  (god_plan_for: the sweep's plan)
+
+#: Valhalla's batch record: 256 cards, the god of each age, 8 god powers (core.batch.batch_dtype)
+VBATCH_DTYPE = batch_dtype(E.VH_MAX_CARDS, 3, E.VH_N_GODS_MAX)
+#: what a game starts from besides its seed (one record per game)
+GAME_IN_DTYPE = np.dtype([
+    ("god_plan", np.int8, (4,)),  # gods of ages 1..3 (gods.toml index, -1 drawn at random), then 1 to shuffle them
+    ("start", np.int16, (E.MAX_PLAYERS,)),  # starting Glory per seat (Rainbow Bridge), 0 otherwise
+    ("rewards", np.int16, (E.MAX_PLAYERS, E.MAX_MISSIONS)),  # Rainbow Bridge Reward Cards per seat, -1 none
+])
+
+
+def game_inputs(G: int, P: int, god_plan=None, start=None, rewards=None) -> np.ndarray:
+    """GAME_IN_DTYPE[G] from god_plan int8[G, 4], start int16[G, P], rewards int16[G, P, 3]
+    (None: no plan, 0, none). Raises ValueError for other shapes."""
+    gin = np.zeros(G, GAME_IN_DTYPE)
+    gin["god_plan"] = -1
+    gin["rewards"] = -1
+    for name, v, shape in (("god_plan", god_plan, (G, 4)), ("start", start, (G, P)),
+                           ("rewards", rewards, (G, P, E.MAX_MISSIONS))):
+        if v is not None:
+            v = np.asarray(v)
+            if v.shape != shape:
+                raise ValueError(f"{name} {v.shape}; expected {shape}")
+            if name == "god_plan":
+                gin[name] = v
+            else:
+                gin[name][:, :P] = v
+    return gin
 
 
 def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, period: int = 1, god_plan=None,
@@ -26,16 +54,10 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, perio
     G = len(seeds)
     if god_plan is None and game_ids is not None:
         god_plan = god_plan_for(ruleset, game_ids, period)
-    out = new_batch_out(G, P, E.VH_MAX_CARDS, 3, E.VH_N_GODS_MAX)
-    god_plan = np.full((G, 4), -1, np.int8) if god_plan is None else np.ascontiguousarray(god_plan, np.int8)
-    start = np.zeros((G, P), np.int16) if start is None else np.ascontiguousarray(start, np.int16)
-    rewards = (np.full((G, P, E.MAX_MISSIONS), -1, np.int16) if rewards is None
-               else np.ascontiguousarray(rewards, np.int16))
-    if god_plan.shape != (G, 4) or start.shape != (G, P) or rewards.shape != (G, P, E.MAX_MISSIONS):
-        raise ValueError(f"god_plan {god_plan.shape} / start {start.shape}; expected ({G}, 4) / ({G}, {P})")
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, god_plan, start,
-                  rewards, *out[:-1])
-    return out
+    gin = game_inputs(G, P, god_plan, start, rewards)
+    rec = new_batch_record(G, VBATCH_DTYPE)
+    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, gin, rec)
+    return batch_out(rec, P)
 
 
 def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False, god_plan=None, start=None,
@@ -46,10 +68,11 @@ def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False,
     ruleset.check_players(len(lineup))
     kinds, params = policy_arrays(lineup)
     S = new_state()[0]
-    gp = np.full(4, -1, np.int8) if god_plan is None else np.asarray(god_plan, np.int8)
-    st = np.zeros(len(lineup), np.int16) if start is None else np.asarray(start, np.int16)
-    rw = np.full((len(lineup), E.MAX_MISSIONS), -1, np.int16) if rewards is None else np.asarray(rewards, np.int16)
-    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gp, st, rw)
+    P = len(lineup)
+    gin = game_inputs(1, P, None if god_plan is None else np.asarray(god_plan)[None],
+                      None if start is None else np.asarray(start)[None],
+                      None if rewards is None else np.asarray(rewards)[None])
+    play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gin[0])
     return S
 
 
@@ -66,10 +89,3 @@ def default_params() -> np.ndarray:
     v[E.VP_VALOR] = 1.0
     v[E.VP_PASS] = 0.5
     return v
-
-
-def load_scenario(path, data: dict, resolve):
-    """Set up a Valhalla scenario (simulator.valhalla.scenario) from its parsed file; ``resolve``
-    maps a strategy name to (kind, params). Raises ScenarioError."""
-    from .scenario import load_scenario as load
-    return load(path, data, resolve)

@@ -18,12 +18,13 @@ def _phase(T, S, ph):
 
 
 @njit(cache=True)
-def play_game_nb(T, S, seed, kinds, params, log_on, check_on, god_plan, start, rewards):
+def play_game_nb(T, S, seed, kinds, params, log_on, check_on, gin):
     """Play one game of Blood Rage: Valhalla (rulebook "The Phases of Play": three ages of God
-    Arrives, Draft, Action, Quest, Prove Valor, Release Warriors; End of Game) into S."""
+    Arrives, Draft, Action, Quest, Prove Valor, Release Warriors; End of Game) into S.
+    gin: the game's setup record (api.GAME_IN_DTYPE: god plan, starting Glory, Reward Cards)."""
     init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
-    setup_nb(T, S, god_plan, start)
-    give_rewards_nb(S, rewards)
+    setup_nb(T, S, gin.god_plan, gin.start)
+    give_rewards_nb(S, gin.rewards)
     for age in range(1, 4):
         S.gs[G_AGE] = age
         log_nb(S, E.VEV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
@@ -52,47 +53,44 @@ CHUNK = 64
 
 
 @njit(cache=True)
-def _record_nb(S, g, P, glory, stats, path, rage_end, picks, rank, n_turns, violation, fired, gods, god_fired,
-               board_rag, uses):
+def _record_nb(S, R, P):
+    """Copy a finished game's results from S to its batch record R (api.VBATCH_DTYPE); board_rag
+    holds the figures on the board when Prove Valor begins."""
     for p in range(P):
-        glory[g, p] = S.glory[p]
-        stats[g, p] = S.stat[p]
-        path[g, p] = S.path[p]
-        rage_end[g, p] = S.rage_end[p]
-        picks[g, p] = S.picks[p]
-        rank[g, p] = S.rank[p]
-        board_rag[g, p] = S.board_valor[p]
-        uses[g, p] = S.uses[p]
-    n_turns[g] = S.gs[G_TURNS]
-    violation[g] = S.gs[G_VIOLATION]
-    for c in range(fired.shape[1]):
-        fired[g, c] = S.fired[c]
+        R.glory[p] = S.glory[p]
+        R.stats[p] = S.stat[p]
+        R.path[p] = S.path[p]
+        R.rage_end[p] = S.rage_end[p]
+        R.picks[p] = S.picks[p]
+        R.rank[p] = S.rank[p]
+        R.board_rag[p] = S.board_valor[p]
+        R.uses[p] = S.uses[p]
+    R.n_turns = S.gs[G_TURNS]
+    R.violation = S.gs[G_VIOLATION]
+    for c in range(R.fired.shape[0]):
+        R.fired[c] = S.fired[c]
     for k in range(3):
-        gods[g, k] = S.gods[k]
-    for k in range(god_fired.shape[1]):
-        god_fired[g, k] = S.god_fired[k]
+        R.gods[k] = S.gods[k]
+    for k in range(R.god_fired.shape[0]):
+        R.god_fired[k] = S.god_fired[k]
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, c, glory, stats, path, rage_end, picks, rank, n_turns,
-                  violation, fired, gods, god_fired, board_rag, uses):
+def play_chunk_nb(Tarr, seeds, kinds, params, check, games, c, out):
+    """Games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (see the base engine's)."""
     buf = np.empty(1, VSTATE_DTYPE)
     my_kinds = kinds.copy()
     my_params = params.copy()
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]
-        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, god_plan[g], start[g], rewards[g])
-        _record_nb(S, g, kinds.shape[0], glory, stats, path, rage_end, picks, rank, n_turns, violation, fired,
-                   gods, god_fired, board_rag, uses)
+        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, games[g])
+        _record_nb(S, out[g], kinds.shape[0])
     buf[0].gs[0] = 0
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, glory, stats, path, rage_end, picks, rank, n_turns,
-                  violation, fired, gods, god_fired, board_rag, uses):
-    """Play len(seeds) games over numba threads; game g writes row g of each output.
-    god_plan int8[G, 4] (see engine.setup_nb), start int16[G, P] starting Glory per seat, rewards
-    int16[G, P, MAX_MISSIONS] Rainbow Bridge Reward Cards per seat (-1 none)."""
+def play_batch_nb(Tarr, seeds, kinds, params, check, games, out):
+    """Play len(seeds) games over numba threads; game g starts from setup record games[g]
+    (api.GAME_IN_DTYPE) and writes record out[g] (api.VBATCH_DTYPE)."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, god_plan, start, rewards, c, glory, stats, path, rage_end, picks, rank, n_turns,
-                      violation, fired, gods, god_fired, board_rag, uses)
+        play_chunk_nb(Tarr, seeds, kinds, params, check, games, c, out)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
-                            read_toml, require_key, track_steps)
+                            patch_entry, read_toml, require_key, track_steps)
 
 MAXR = E.VH_MAX_REGIONS
 MAXC = E.VH_MAX_CARDS
@@ -85,6 +85,8 @@ class VRuleset(CardLookup):
     patch_sha256: str | None = None
     draft_note: str | None = None
     engine: str = "valhalla"
+    card_type_names = E.VH_CARD_TYPE_NAMES  #: tables.card_type code -> name
+    one_deck = True  #: one deck for the three ages (a card has no age of its own)
     opcode_names: dict = field(default_factory=dict)  # VOP code -> opcodes.toml name
     sweep: str | None = None  # "gods" / "god-sets": games cycle through the god combinations
 
@@ -344,26 +346,10 @@ def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) ->
     rows = [dict(r) for r in rows]
     names = sorted({(r["name"] or "").strip() for r in rows})
     fields_ok = [c for c in CARD_COLUMNS if c != "name"]
-    allowed = fields_ok + ["remove", "add"]
     for card, change in data.items():
         entry = f"card {card!r}"
-        if not isinstance(change, dict):
-            raise RulesError(f"{patch_path}: {entry}: expected a table of fields; allowed fields: {allowed}")
-        bad = [k for k in change if k not in allowed]
-        if bad:
-            raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
-        for flag in ("remove", "add"):
-            if flag in change and not isinstance(change[flag], bool):
-                raise RulesError(f"{patch_path}: {entry}: field '{flag}': {change[flag]!r}; allowed: true or false")
-        fields = {k: v for k, v in change.items() if k in fields_ok}
-        for k, v in fields.items():
-            if isinstance(v, bool) or not isinstance(v, (int, str)):
-                raise RulesError(f"{patch_path}: {entry}: field '{k}': {v!r}; allowed: an integer or a string")
-        if change.get("remove") and fields:
-            raise RulesError(f"{patch_path}: {entry}: field 'remove': with other fields ({', '.join(fields)})")
+        fields = patch_entry(patch_path, card, change, fields_ok, [], names)
         if change.get("add"):
-            if card in names:
-                raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists")
             if "type" not in fields:
                 raise RulesError(f"{patch_path}: {entry}: field 'type': required for a new card")
             new = {c: "" for c in CARD_COLUMNS}
