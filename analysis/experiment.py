@@ -28,17 +28,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-DEFAULT_LINEUP = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
-VALHALLA_LINEUP = ["thor", "loki", "quester", "warlord"]  #: the default lineup of a Valhalla study
-RAINBOW_LINEUP = ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"]
-
 
 def default_lineup(players: int, ruleset: str = "blood-rage", mode: str | None = None) -> list[str]:
-    """The default archetypes for ``players`` clans: the first N, or greedy for a fifth seat
-    (Valhalla and Rainbow Bridge studies have their own)."""
-    base = RAINBOW_LINEUP if mode == "rainbow-bridge" else VALHALLA_LINEUP if ruleset == "valhalla" \
-        else DEFAULT_LINEUP
-    return (base + ["greedy"] * max(0, players - len(base)))[:max(players, 0)]
+    """The default strategies for ``players`` clans of the engine that plays ``ruleset`` (or
+    ``mode``): its default lineup (strategies.lineup.DEFAULT_LINEUPS), greedy for the seats
+    beyond; all greedy for an unknown rule set (its error comes when it is loaded)."""
+    from simulator.engines import RulesError, engine_of
+    from strategies.lineup import default_lineup as engine_lineup
+    try:
+        engine = mode if mode is not None else engine_of(ruleset).name
+    except RulesError:
+        engine = None
+    return engine_lineup(engine, players)
+
+
+DEFAULT_LINEUP = default_lineup(4)  #: the main job's lineup (the four Blood Rage archetypes)
 
 
 class ExperimentError(ValueError):

@@ -208,3 +208,38 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
         if stop is not None and stop() and first + n < games:
             raise KeyboardInterrupt
     return sums
+
+
+def write_compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, out) -> dict[str, pd.DataFrame]:
+    """:func:`compare_tables`, each also written as OUT/compare_<name>.csv."""
+    tabs = compare_tables(sa, sb, sums)
+    for k, df in tabs.items():
+        df.to_csv(out / f"compare_{k}.csv", index=False)
+    return tabs
+
+
+ABLATE_COLUMNS = ["group", "strategy", "n", "d_win", "ci_low", "ci_high", "p_value", "d_glory", "glory_ci_low",
+                  "glory_ci_high"]
+
+
+def ablate_table(sums: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """Paired sums of an ablation (played as arm A = forced, arm B = banned) -> (forced − banned
+    per group: the clans that drafted the card in the forced arm, all of them and per strategy,
+    then all clans per strategy; the number of clans that drafted it)."""
+    flip = sums.assign(d=-sums["d"], gd=-sums["gd"])  # sign: forced - banned
+    held = flip[flip["holder"] == 1]
+    rows = []
+    if len(held):
+        group = "drafted it (forced arm)"
+        rows += [paired_table(held.assign(strategy="(all)"), ["strategy"]).assign(group=group),
+                 paired_table(held, ["strategy"]).assign(group=group)]
+    rows.append(paired_table(flip, ["strategy"]).assign(group="all clans"))
+    res = pd.concat(rows, ignore_index=True)[ABLATE_COLUMNS]
+    return res, int(held["n"].sum()) if len(held) else 0
+
+
+def write_ablate_table(sums: pd.DataFrame, out) -> tuple[pd.DataFrame, int]:
+    """:func:`ablate_table`, the table also written as OUT/ablate.csv."""
+    res, n_held = ablate_table(sums)
+    res.to_csv(out / "ablate.csv", index=False)
+    return res, n_held

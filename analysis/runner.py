@@ -41,14 +41,14 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
     """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
     and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
     from simulator.core.batch import game_plan, rotated, rotation_period
-    from simulator.engines import play_batch
+    from simulator import engines
     P = len(pols)
     cp, pp, up = [], [], []
     period = rotation_period(names) if rotate else 1
-    by_id = getattr(rs, "engine", "blood-rage") != "blood-rage"  # a god sweep depends on the game id
+    by_id = engines.get(rs).by_game_id  # a god sweep depends on the game id
     for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate, rotation_period(names)):
-        b = (play_batch(rs, rotated(pols, r), seeds, game_ids=ids, period=period) if by_id
-             else play_batch(rs, rotated(pols, r), seeds))
+        b = (engines.play_batch(rs, rotated(pols, r), seeds, game_ids=ids, period=period) if by_id
+             else engines.play_batch(rs, rotated(pols, r), seeds))
         cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names))
         pp.append(R.picks_frame(b, ids, rs))
         up.append(R.plays_frame(b, ids, rs))

@@ -29,11 +29,9 @@ FIRST_GAME = """
 import time, numpy as np
 t = time.perf_counter()
 from simulator import engines
-from simulator.engines import load_ruleset
-from strategies.builtin import resolve
-r = load_ruleset({ruleset!r})
-if getattr(r, "engine", "") == "valhalla":
-    from strategies.valhalla import resolve
+from strategies.lineup import resolve_for
+r = engines.load_ruleset({ruleset!r})
+resolve = resolve_for(engines.get(r).name)
 engines.play_batch(r, [resolve(n) for n in {lineup!r}], engines.game_seeds(1, 0, 1))
 print(time.perf_counter() - t)
 """
@@ -54,14 +52,13 @@ def main() -> None:
     ap.add_argument("--lineup", default=None)
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
     ap.add_argument("--module", action="append", default=[], help="rule module, e.g. gods-of-asgard")
-    ap.add_argument("--ruleset", default="blood-rage", help="blood-rage (default) or valhalla")
+    ap.add_argument("--ruleset", default="blood-rage", help="a rule set (simulator.engines.names(); default blood-rage)")
     a = ap.parse_args()
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
     import numba
     from simulator import engines
-    from simulator.engines import load_ruleset
-    from strategies.builtin import resolve
+    from strategies.lineup import resolve_for
 
     rows = []
     if not a.skip_cold:
@@ -71,9 +68,8 @@ def main() -> None:
     rows.append(("cached start (import + first game), s",
                  f"{_first_game_seconds(lineup, str(CACHE_DIR.parent), a.ruleset):.2f}"))
 
-    r = load_ruleset(a.ruleset, options={m.replace("-", "_"): True for m in a.module})
-    if getattr(r, "engine", "") == "valhalla":
-        from strategies.valhalla import resolve
+    r = engines.load_ruleset(a.ruleset, options={m.replace("-", "_"): True for m in a.module})
+    resolve = resolve_for(engines.get(r).name)  # the strategies of the engine that plays the rule set
     pols = [resolve(n) for n in lineup]
     check = engines.play_batch(r, pols, engines.game_seeds(99, 0, 1000), check=True)
     assert not check.violation.any(), "invariant violation: fix the engine before timing it"

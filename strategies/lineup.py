@@ -1,27 +1,16 @@
 """Which strategies play which engine: a strategy name -> (policy kind, parameter vector) for
-each engine of simulator.engines, Rainbow Bridge pairs, and scenarios run with them."""
+each engine of simulator.engines, Rainbow Bridge pairs, each engine's strategy library and
+default lineup, and scenarios run with them.
+
+This is the one place that keys strategies by engine name (``simulator.engines`` names the
+engines): a new engine adds a resolver, a library and a default lineup here (or calls
+:func:`register`).
+"""
 from __future__ import annotations
 
 from typing import Callable
 
 from . import builtin, valhalla
-
-#: engine name -> resolve(strategy name) -> (kind, float64 params); raises ValueError
-_RESOLVERS: dict[str, Callable] = {"blood-rage": builtin.resolve, "valhalla": valhalla.resolve}
-
-
-def register(engine: str, resolve: Callable) -> None:
-    """Name the strategy resolver of an engine (a new rule set adds one line here or calls this)."""
-    _RESOLVERS[engine] = resolve
-
-
-def resolve_for(engine: str) -> Callable:
-    """The strategy resolver of ``engine`` (Rainbow Bridge: :func:`resolve_pair`). Raises KeyError."""
-    if engine == "rainbow-bridge":
-        return resolve_pair
-    if engine not in _RESOLVERS:
-        raise KeyError(f"no strategies for engine {engine!r}; known: {sorted(_RESOLVERS)}")
-    return _RESOLVERS[engine]
 
 
 def resolve_pair(name: str):
@@ -40,6 +29,64 @@ def resolve_pair(name: str):
                          "write BASE:VALHALLA, e.g. thor-warlord:thor") from None
     return pa, pb
 
+
+def _blood_rage_library() -> list[tuple[str, str]]:
+    """The built-ins, then the library archetypes (raises ValueError for a malformed library file)."""
+    from .describe import BUILTIN_PLANS
+    lib = builtin.archetypes()
+    return [("random", BUILTIN_PLANS["random"]), ("greedy", BUILTIN_PLANS["greedy"])] + \
+        [(n, lib[n].plan) for n in sorted(lib)]
+
+
+#: engine name -> resolve(strategy name) -> (kind, float64 params); raises ValueError
+_RESOLVERS: dict[str, Callable] = {"blood-rage": builtin.resolve, "valhalla": valhalla.resolve,
+                                   "rainbow-bridge": resolve_pair}
+#: engine name -> its strategies as (name, plan) rows (``volva strategies list``)
+_LIBRARIES: dict[str, Callable[[], list]] = {"blood-rage": _blood_rage_library,
+                                             "valhalla": lambda: list(valhalla.DESCRIPTIONS.items())}
+#: engine name -> the lineup of a study that names none (its first `players` seats; greedy beyond)
+DEFAULT_LINEUPS: dict[str, list[str]] = {
+    "blood-rage": ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"],
+    "valhalla": ["thor", "loki", "quester", "warlord"],
+    "rainbow-bridge": ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"],
+}
+
+
+def register(engine: str, resolve: Callable, library: Callable[[], list] | None = None,
+             default_lineup: list[str] | None = None) -> None:
+    """Name the strategy resolver (and optionally the library and default lineup) of an engine."""
+    _RESOLVERS[engine] = resolve
+    if library is not None:
+        _LIBRARIES[engine] = library
+    if default_lineup is not None:
+        DEFAULT_LINEUPS[engine] = list(default_lineup)
+
+
+def resolve_for(engine: str) -> Callable:
+    """The strategy resolver of ``engine`` (Rainbow Bridge: :func:`resolve_pair`). Raises KeyError."""
+    if engine not in _RESOLVERS:
+        raise KeyError(f"no strategies for engine {engine!r}; known: {sorted(_RESOLVERS)}")
+    return _RESOLVERS[engine]
+
+
+def library(engine: str) -> list[tuple[str, str]]:
+    """(name, plan) of every strategy of ``engine``'s library. Raises KeyError for an engine
+    without one, ValueError for a malformed library file."""
+    if engine not in _LIBRARIES:
+        raise KeyError(f"no strategy library for engine {engine!r}; known: {sorted(_LIBRARIES)}")
+    return _LIBRARIES[engine]()
+
+
+def libraries() -> list[str]:
+    """The engines that have a strategy library."""
+    return sorted(_LIBRARIES)
+
+
+def default_lineup(engine: str | None, players: int) -> list[str]:
+    """The default lineup of ``engine`` for ``players`` clans: its first N strategies, greedy for
+    the seats beyond (all greedy for an engine without one)."""
+    base = DEFAULT_LINEUPS.get(engine, [])
+    return (base + ["greedy"] * max(0, players - len(base)))[:max(players, 0)]
 
 
 def run_scenario(path, check: bool = True) -> dict:

@@ -94,6 +94,48 @@ def test_version():
     assert res.exit_code == 0 and res.stdout.startswith("volva ")
 
 
+def test_version_option_is_the_version_command():
+    """volva --version (eager: no command needed) prints what volva version prints, exit 0."""
+    opt, cmd = runner.invoke(app, ["--version"]), runner.invoke(app, ["version"])
+    assert opt.exit_code == 0 and cmd.exit_code == 0
+    assert opt.stdout == cmd.stdout and opt.stdout.startswith("volva ")
+
+
+def test_shell_completion_is_enabled(monkeypatch):
+    res = runner.invoke(app, ["--help"])
+    assert res.exit_code == 0
+    assert "--install-completion" in res.stdout and "--show-completion" in res.stdout
+    # name the shell (typer's switch for tests) rather than detect the one that started pytest
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
+    res = runner.invoke(app, ["--show-completion", "bash"], prog_name="volva")
+    assert res.exit_code == 0 and "complete" in res.stdout and "_VOLVA_COMPLETE" in res.stdout
+
+
+def test_shared_players_option_gives_one_error(tmp_path, fake_play_batch):
+    """--players is declared once (cli.Players / PlayersOverride, one check): every command that
+    takes it refuses 9 with the same one-line error, before anything is played or written."""
+    errors = set()
+    for args in (["run", "--out", str(tmp_path / "r")], ["study", "--out", str(tmp_path / "s")],
+                 ["tournament", "--strategies", "greedy,random"], ["replay"],
+                 ["compare", "--patch", "p.toml", "--out", str(tmp_path / "c")]):
+        res = runner.invoke(app, [*args, "--players", "9"])
+        _assert_one_line_error(res, "--players 9", "allowed: 2..5")
+        errors.add(res.stderr)
+    assert len(errors) == 1 and fake_play_batch == [] and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("flag, value", [("--seed", "-1"), ("--games", "0"), ("--batch-size", "0")])
+def test_shared_range_checks_are_the_same_everywhere(tmp_path, fake_play_batch, flag, value):
+    errors = set()
+    for args in (["run", "--out", str(tmp_path / "r")], ["study", "--out", str(tmp_path / "s")],
+                 ["compare", "--patch", "p.toml", "--out", str(tmp_path / "c")],
+                 ["ablate", "Tyr's Smite", "--out", str(tmp_path / "a")]):
+        res = runner.invoke(app, [*args, flag, value])
+        _assert_one_line_error(res, f"{flag} {value}; allowed: ")
+        errors.add(res.stderr)
+    assert len(errors) == 1 and fake_play_batch == [] and not list(tmp_path.iterdir())
+
+
 # --- run plumbing with a synthetic kernel ----------------------------------------
 
 def test_run_writes_files_in_batches(tmp_path, fake_play_batch):
@@ -241,3 +283,26 @@ def test_seat_rotation_is_exact_and_paired(tmp_path):
     assert (per_seed.size() == 16).all()  # 4 rotations x 4 clans
     assert (c.groupby(["seed", "strategy"])["seat"].nunique() == 4).all()
     assert json.loads((out / "run.json").read_text())["rotate"] is True
+
+
+def test_orchestration_has_no_command_line_and_no_rule_set_names():
+    """cli.py parses and prints; analysis/ does the work without typer, and neither branches on
+    a rule set's name (the registry and strategies.lineup know the engines)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    for p in sorted((root / "analysis").glob("*.py")):
+        assert not re.search(r"^\s*(import|from)\s+typer", p.read_text(), re.M), p
+    for p in [root / "cli.py", *(root / "analysis" / f"{m}.py" for m in
+                                 ("session", "play", "provenance", "experiment", "runner"))]:
+        for ln in p.read_text().splitlines():
+            assert not re.search(r'[!=]=\s*"(valhalla|rainbow-bridge|blood-rage)"', ln), (p, ln)
+
+
+def test_default_lineups_come_from_the_engine():
+    from analysis.experiment import default_lineup
+    from strategies.lineup import DEFAULT_LINEUPS
+    assert default_lineup(4) == DEFAULT_LINEUPS["blood-rage"]
+    assert default_lineup(5, "valhalla") == DEFAULT_LINEUPS["valhalla"] + ["greedy"]
+    assert default_lineup(3, "valhalla", "rainbow-bridge") == DEFAULT_LINEUPS["rainbow-bridge"][:3]
+    assert default_lineup(2, "no-such-rule-set") == ["greedy", "greedy"]

@@ -1,0 +1,184 @@
+"""Playing a command's games into its output directory: one run (with resume), or the two arms
+of a paired experiment, stopping cleanly on a signal.
+
+The first SIGINT/SIGTERM/SIGHUP lets the batch being played finish and be written, then the
+run stops (exit code 128 + signal); a second one stops at once. ``progress(description, total,
+completed)`` is a context manager giving ``advance(n)`` (the CLI shows a progress bar); the
+caller prints the outcome.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analysis.provenance import meta as run_meta
+from analysis.provenance import now
+from analysis.session import UsageError
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class StopFlag:
+    """Set by the first SIGINT/SIGTERM/SIGHUP: the run stops after the batch it is playing."""
+    requested = False
+    signum = 2  # the signal that asked (exit code 128 + signum)
+
+    def __call__(self) -> bool:
+        return self.requested
+
+
+def stop_on_signals(flag: StopFlag | None = None) -> dict:
+    """SIGINT, SIGTERM and SIGHUP stop a run between batches (even when the shell started it with
+    SIGINT ignored): the first signal lets the current batch finish and be written, so every
+    file stays consistent; a second one stops at once (the files of the last finished batch are
+    still whole: each is replaced atomically). Returns the previous handlers."""
+    def handler(signum, frame):
+        if flag is None or flag.requested:
+            raise KeyboardInterrupt
+        flag.requested, flag.signum = True, int(signum)
+        sys.stderr.write("\nstopping after the current batch (signal again to stop now)\n")
+
+    old = {}
+    for sig in SIGNALS:
+        try:
+            old[sig] = signal.signal(sig, handler)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return old
+
+
+def restore_signals(old: dict) -> None:
+    for sig, h in old.items():
+        signal.signal(sig, h)
+
+
+@contextlib.contextmanager
+def no_progress(description: str, total: int, completed: int = 0):
+    yield lambda n: None
+
+
+@dataclass
+class Outcome:
+    """How a run ended: exit ``code`` (0, or 128 + signal), ``status`` ('complete' or
+    'interrupted'), games done, the Stats of each output (one, or the two arms) and, for a
+    paired experiment, its paired sums (None when no batch finished)."""
+    code: int
+    status: str
+    games_done: int
+    stats: list = field(default_factory=list)
+    sums: object = None
+
+
+@dataclass
+class Run:
+    """One experiment to play into ``out``: rule set, lineup names and policies, and its numbers."""
+    rs: object
+    names: list
+    pols: list
+    players: int
+    games: int
+    seed: int
+    batch_size: int
+    option_args: list
+    rotate: bool = True
+
+    def meta(self, keep_rows: bool, **extra) -> dict:
+        return run_meta(self.rs, self.names, self.players, self.games, self.seed, self.batch_size,
+                        self.option_args, self.rotate, keep_rows, **extra)
+
+
+def _resume(out: Path, writer, meta: dict) -> int:
+    """Continue the stopped run in ``out``: load its stats, carry its start; -> games done.
+    Raises UsageError when it is not the same experiment."""
+    from analysis.runner import check_resume
+    from analysis.suffstats import Stats, StatsError
+    try:
+        old = check_resume(out, meta)
+        # stopped before its first batch was written: nothing to load, start from game 0
+        if (out / "stats").exists() or (out / "stats.new").exists():
+            writer.stats = Stats.load(out)
+    except (ValueError, StatsError) as exc:
+        raise UsageError(str(exc)) from None
+    start = writer.stats.games  # the stats are replaced whole after each batch: they say how far it got
+    meta.update(started=old.get("started"), resumed=(old.get("resumed") or []) + [now()], games_done=start)
+    return start
+
+
+def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, extra_meta=None,
+             progress=no_progress) -> Outcome:
+    """Play the batches of ``run`` into OUT (stats always, rows with keep_rows; see
+    analysis.runner), continuing a stopped run with ``resume``. Raises UsageError (resume)."""
+    from analysis.runner import RunWriter, run_batches
+    meta = run.meta(keep_rows, **(extra_meta or {}))
+    writer = RunWriter(out, meta, keep_rows)
+    start = _resume(out, writer, meta) if resume else 0
+    status, code = "complete", 0
+    stop = StopFlag()
+    old_sig = stop_on_signals(stop)
+    try:
+        writer.open()
+        with progress("games", run.games, start) as advance:
+            run_batches(run.rs, run.names, run.pols, run.seed, run.games, run.batch_size, run.rotate, writer,
+                        start, progress=advance, stop=stop)
+    except KeyboardInterrupt:
+        status, code = "interrupted", 128 + stop.signum
+    except BaseException as exc:
+        status = "failed"
+        meta["error"] = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        writer.close()
+        restore_signals(old_sig)
+        meta.update(finished=now(), status=status)
+        writer.write_meta()
+    return Outcome(code, status, meta["games_done"], [writer.stats])
+
+
+def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
+    from analysis.runner import RunWriter
+    writers = []
+    for rs, arm in zip(rule_sets, arms):
+        d = out / arm
+        d.mkdir(parents=True, exist_ok=True)
+        meta = run_meta(rs, run.names, run.players, run.games, run.seed, run.batch_size, run.option_args,
+                        run.rotate, False, arm=arm)
+        meta["draft_rules"] = getattr(rs, "draft_note", None)
+        writers.append(RunWriter(d, meta, False))
+    return writers
+
+
+def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=None,
+              progress=no_progress) -> Outcome:
+    """Play arm A (``run.rs``) and arm B (``rs_b``) on the same games into OUT/<arm>/ (stats;
+    report-ready) and OUT/paired.parquet. A stopped run keeps the sums of its finished batches."""
+    from analysis.paired import run_paired
+    writers = _arm_writers(run, arms, (run.rs, rs_b), out)
+    code, status, sums = 0, "complete", None
+    stop = StopFlag()
+    old = stop_on_signals(stop)
+    try:
+        for w in writers:
+            w.open()
+        with progress("paired games", run.games, 0) as advance:
+            sums = run_paired(run.rs, rs_b, run.names, run.pols, run.seed, run.games, run.batch_size, run.rotate,
+                              writers[0], writers[1], card, ages, progress=advance, stop=stop)
+    except KeyboardInterrupt:
+        code, status = 128 + stop.signum, "interrupted"
+        sums = _saved_sums(out)
+    finally:
+        restore_signals(old)
+        for w in writers:
+            w.close()
+            w.meta.update(finished=now(), status=status)
+            w.write_meta()
+    return Outcome(code, status, writers[1].meta["games_done"], [w.stats for w in writers], sums)
+
+
+def _saved_sums(out: Path):
+    """The paired sums of the batches written before a stop (None if none was)."""
+    import pandas as pd
+    p = out / "paired.parquet"
+    return pd.read_parquet(p) if p.is_file() else None

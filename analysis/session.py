@@ -1,0 +1,371 @@
+"""Setting up a command's session: argument checks, rule options and modules, the rule set and
+the lineup it plays, numba threads, and the output directory.
+
+Every function here raises :class:`UsageError` for a user error (the CLI prints it as one
+``error: ...`` line, exit code 2) before any game is played. Nothing here branches on a rule
+set's name: engines, their player counts and strategies come from :mod:`simulator.engines` and
+:mod:`strategies.lineup`; the set-up of a game of two engines (``--mode``) is in :data:`MODES`.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
+MAX_SEED = 2**64 - 1
+MODULES = {"gods-of-asgard": "gods_of_asgard"}  #: --module NAME -> the rule option it turns on
+RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
+                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv")
+#: written next to results; removed with them by --force (only in a directory that held results)
+DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv")
+
+
+class UsageError(Exception):
+    """A user error reported as one 'error: ...' line and exit code 2."""
+
+
+# --------------------------------------------------------------------------- argument checks
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed}; allowed: 0..{MAX_SEED}")
+
+
+def check_games(games: int) -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"--games {games}; allowed: 1..{MAX_GAMES:,}")
+
+
+def check_batch_size(batch_size: int) -> None:
+    if batch_size < 1:
+        raise UsageError(f"--batch-size {batch_size}; allowed: 1 or more")
+
+
+def check_players(players: int) -> None:
+    """The widest range of the registered rule sets; each engine's own range is checked on load."""
+    lo, hi, narrower = player_ranges()
+    if not lo <= players <= hi:
+        note = f" ({', '.join(narrower)})" if narrower else ""
+        raise UsageError(f"--players {players}; allowed: {lo}..{hi}{note}")
+
+
+def player_ranges() -> tuple[int, int, list[str]]:
+    """(fewest, most, ['valhalla: 3..5', ...]) players over the rule sets of the registry."""
+    from simulator import engines
+    ranges = {}
+    for name in engines.names():
+        try:
+            ranges[name] = engines.engine_of(name).players
+        except engines.RulesError:  # a malformed data folder: its own error comes on load
+            pass
+    lo, hi = min(r[0] for r in ranges.values()), max(r[1] for r in ranges.values())
+    return lo, hi, [f"{n}: {a}..{b}" for n, (a, b) in sorted(ranges.items()) if (a, b) != (lo, hi)]
+
+
+# --------------------------------------------------------------------------- rule options
+
+def parse_option(text: str) -> tuple[str, object]:
+    """'key=value' -> (key, value) with value int, bool (true/false) or str. Raises UsageError."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key:
+        raise UsageError(f"--option {text!r}: expected key=value")
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
+    try:
+        return key, int(raw)
+    except ValueError:
+        return key, raw
+
+
+def module_options(modules: list[str] | None) -> list[str]:
+    """--module NAME -> rule options 'NAME=true'. Raises UsageError for an unknown module."""
+    out = []
+    for m in modules or []:
+        if m not in MODULES:
+            raise UsageError(f"--module {m!r}; allowed: {sorted(MODULES)}")
+        out.append(f"{MODULES[m]}=true")
+    return out
+
+
+def option_args(options: list[str] | None, modules: list[str] | None) -> list[str]:
+    """--option and --module values as one list of 'key=value' (as run.json records them)."""
+    return list(options or []) + module_options(modules)
+
+
+def _check_modules(ruleset: str, opts: dict) -> None:
+    """A module turns on an option of the rule sets that have it (their rules.toml [options])."""
+    from simulator.engines import engine_of, load_ruleset
+    used = [(m, o) for m, o in MODULES.items() if o in opts]
+    if not used:
+        return
+    known = load_ruleset(ruleset).options
+    for m, o in used:
+        if o not in known:
+            raise UsageError(f"--module {m} is not a module of {engine_of(ruleset).title} (its rules have no "
+                             f"option '{o}'); with --mode rainbow-bridge it applies to the Blood Rage game")
+
+
+# --------------------------------------------------------------------------- rule set and lineup
+
+def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: str, patch=None,
+          sweep: str | None = None, mode: str | None = None):
+    """Validate the common arguments -> (rule set, names, [(kind, params)]). Raises UsageError.
+    ``patch``: card patches for load_ruleset (files, or (label, dict) pairs); ``sweep``: a god
+    sweep of the rule sets that have one (Valhalla: gods, god-sets); ``mode``: a game of two
+    engines (:data:`MODES`; options, patches and the sweep apply to its second game)."""
+    check_players(players)
+    if mode is not None:
+        if mode not in MODES:
+            raise UsageError(f"--mode {mode!r}; allowed: {', '.join(sorted(MODES))}")
+        return MODES[mode](players, lineup, options, patch, sweep)
+    from simulator.core.loading import RulesError
+    from simulator.engines import load_ruleset
+    from strategies.lineup import resolve_for
+    opts = dict(parse_option(o) for o in options or [])
+    try:
+        _check_modules(ruleset, opts)
+        rs = load_ruleset(ruleset, options=opts, patch=list(patch) if patch else None)
+        rs.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    rs = _with_sweep(rs, sweep)
+    return (rs, *_lineup(lineup, players, resolve_for(rs.engine)))
+
+
+def _with_sweep(rs, sweep: str | None):
+    from simulator.core.loading import RulesError
+    if not hasattr(rs, "with_sweep"):
+        if sweep is not None:
+            raise UsageError(f"--sweep {sweep}: god sweeps are for --ruleset valhalla (or --mode rainbow-bridge)")
+        return rs
+    try:
+        return rs.with_sweep(sweep)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _lineup(text: str | None, players: int, resolve) -> tuple[list[str], list]:
+    """--lineup (default: all greedy) -> (names, [(kind, params)]). Raises UsageError."""
+    from strategies.builtin import parse_lineup
+    try:
+        names = parse_lineup(text if text is not None else ",".join(["greedy"] * players), players, resolve)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return names, [resolve(n) for n in names]
+
+
+def setup_rainbow(players, lineup, options, patch, sweep):
+    """Rainbow Bridge: options and patches go to the Valhalla game; ``blood-rage.NAME=V`` options
+    and modules (gods_of_asgard) to the Blood Rage game."""
+    from simulator import rainbow
+    from simulator.core.loading import RulesError
+    from strategies.lineup import resolve_pair
+    opts = dict(parse_option(o) for o in options or [])
+    base_opts = {k.split(".", 1)[1]: v for k, v in opts.items() if k.startswith("blood-rage.")}
+    for o in MODULES.values():
+        if o in opts:
+            base_opts[o] = opts[o]
+    vh_opts = {k: v for k, v in opts.items() if not k.startswith("blood-rage.") and k not in MODULES.values()}
+    if "start_glory" in vh_opts:
+        raise UsageError("--option start_glory: in --mode rainbow-bridge the Blood Rage placing sets the "
+                         "starting Glory (12/8/4/0)")
+    try:
+        rs = rainbow.load(base_opts, vh_opts, list(patch) if patch else None, sweep)
+        rs.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    return (rs, *_lineup(lineup, players, resolve_pair))
+
+
+#: --mode NAME -> the setup of that game of two engines (NAME: its engine in simulator.engines)
+MODES = {"rainbow-bridge": setup_rainbow}
+
+
+def sweep_warning(rs, names: list[str], games: int, rotate: bool) -> str | None:
+    """A god sweep gives every combination equal games when GAMES is a multiple of its cycle:
+    the warning to print when it is not (else None)."""
+    if not getattr(rs, "sweep", None):
+        return None
+    from simulator.core.batch import rotation_period
+    cycle = rs.sweep_size() * (rotation_period(names) if rotate else 1)
+    if games % cycle == 0:
+        return None
+    return (f"warning: --sweep {rs.sweep}: {games:,} games is not a multiple of {cycle} "
+            f"({rs.sweep_size()} combinations x rotations); the counts per combination differ by one "
+            "cycle at most")
+
+
+# --------------------------------------------------------------------------- per command
+
+def check_game(game: int) -> None:
+    """``volva replay --game``: a game id of a run."""
+    if game < 0:
+        raise UsageError(f"--game {game}; allowed: 0 or more")
+    if game >= MAX_GAMES:
+        raise UsageError(f"--game {game}; allowed: 0..{MAX_GAMES - 1:,}")
+
+
+def study_experiment(path: Path | None, **overrides):
+    """``volva study``: the experiment of file ``path`` (None: the main job) with the command
+    line's overrides (None: keep). Raises UsageError naming the file and key."""
+    from analysis.experiment import DEFAULT_EXPERIMENT, ExperimentError, check, load_experiment
+    try:
+        exp = load_experiment(path) if path is not None else DEFAULT_EXPERIMENT
+        exp = exp.with_(**overrides)
+        check(exp, "command line")
+    except ExperimentError as exc:
+        raise UsageError(str(exc)) from None
+    return exp
+
+
+def setup_experiment(exp, path: Path | None):
+    """:func:`setup` of an experiment -> (rule set, names, policies, option args); errors name
+    the experiment file's keys (players, modules, options) rather than the flags."""
+    patches = list(exp.patches) + ([(Path(f"{exp.source} [patch]"), exp.inline_patch)] if exp.inline_patch else [])
+    try:
+        option = exp.option_args() + module_options(exp.modules)
+        rs, names, pols = setup(exp.players, ",".join(exp.lineup), option, exp.ruleset, patches, exp.sweep,
+                                exp.mode)
+    except UsageError as exc:
+        if path is None:
+            raise
+        msg = str(exc).replace("--option: options:", "options:").replace("--players", "players") \
+            .replace("--module", "modules").replace("--option", "options")
+        raise UsageError(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None
+    return rs, names, pols, option
+
+
+def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
+    """``volva compare``: the variant arm's rule set (the card patches applied). Raises UsageError."""
+    from simulator.core.loading import RulesError
+    from simulator.engines import load_ruleset
+    try:
+        rs = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
+        rs.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    return rs
+
+
+def ablation(rs, card: str, ages: list[int] | None, ban: str, players: int):
+    """``volva ablate``: (forced arm, banned arm) rule sets for ``card`` (its copies of ``ages``,
+    default all); ``ban`` 'removed' (out of the deck) or 'dealt'. Raises UsageError."""
+    from simulator.core import enums as E
+    from simulator.core.loading import RulesError
+    from simulator.engines import get
+    if ban not in ("removed", "dealt"):
+        raise UsageError(f"--ban {ban!r}; allowed: 'removed', 'dealt'")
+    for a in ages or []:
+        if not 1 <= a <= 3:
+            raise UsageError(f"--age {a}; allowed: 1..3")
+    if ages and one_deck(rs):
+        raise UsageError(f"--age: {get(rs).title} has one deck (cards have no age); drop --age")
+    try:
+        ids = [i for i in rs.card_ids(card) if not ages or int(rs.tables.card_age[i]) in ages]
+        if not ids:
+            raise RulesError(f"card {card!r} has no copy in age(s) {ages}")
+        rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids)
+        rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids) if ban == "dealt" else rs.without_card(card, ids)
+        rs_b.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    where = f" (ages {ages})" if ages else ""
+    rs_f.draft_note, rs_b.draft_note = f"forced: {card}{where}", f"banned ({ban}): {card}{where}"
+    return rs_f, rs_b
+
+
+def one_deck(rs) -> bool:
+    """True for a rule set whose cards have no age (one deck: every card in age 1)."""
+    import numpy as np
+    return not (np.asarray(rs.tables.card_age)[:rs.n_cards] > 1).any()
+
+
+def tournament_setup(strategies: str, players: int, ruleset: str, options: list[str]):
+    """``volva tournament``: (rule set, strategy names, policies, combinations). Raises UsageError."""
+    from analysis.tournament import combinations
+    from simulator.core.loading import RulesError
+    from simulator.engines import load_ruleset
+    from strategies.lineup import resolve_for
+    names = [s.strip() for s in strategies.split(",")]
+    if any(not n for n in names):
+        raise UsageError(f"--strategies {strategies!r}: empty name")
+    opts = dict(parse_option(o) for o in options)
+    try:
+        _check_modules(ruleset, opts)
+        rs = load_ruleset(ruleset, options=opts)
+        rs.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    resolve = resolve_for(rs.engine)
+    try:
+        return rs, names, [resolve(n) for n in names], combinations(names, players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def strategy_library(ruleset: str) -> list[tuple[str, str]]:
+    """``volva strategies list``: (name, plan) rows of the library of the engine playing ``ruleset``."""
+    from simulator import engines
+    from strategies.lineup import libraries, library
+    allowed = [n for n in engines.names() if _engine_name(n) in libraries()]
+    if ruleset not in allowed:
+        raise UsageError(f"--ruleset {ruleset!r}; allowed: {', '.join(allowed)}")
+    try:
+        return library(engines.engine_of(ruleset).name)
+    except ValueError as exc:  # a malformed library file
+        raise UsageError(str(exc)) from None
+
+
+def _engine_name(ruleset: str) -> str | None:
+    from simulator import engines
+    try:
+        return engines.engine_of(ruleset).name
+    except engines.RulesError:
+        return None
+
+
+# --------------------------------------------------------------------------- environment
+
+def set_threads(threads: int | None) -> None:
+    """Apply --threads (numba threads). Raises UsageError for a count numba refuses."""
+    if threads is None:
+        return
+    import numba
+    try:
+        numba.set_num_threads(threads)
+    except ValueError as exc:
+        raise UsageError(f"--threads {threads}: {exc}") from None
+
+
+def check_out(out: Path, force: bool = False) -> None:
+    """Create ``out`` if needed and prove it is a writable directory holding no earlier results
+    (unless ``force``, which removes them). Raises UsageError."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {str(out)!r} exists and is not a directory")
+    held = [f for f in RESULT_FILES if (out / f).exists()]
+    if held and not force:
+        raise UsageError(f"--out {str(out)!r} already holds results ({', '.join(held)}); "
+                         "choose a new directory or pass --force to replace them")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
+            pass
+        if force:  # replace: earlier results (and a report made from them) would no longer match
+            _remove_results(out, derived=bool(held))
+    except OSError as exc:
+        raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+
+
+def _remove_results(out: Path, derived: bool) -> None:
+    """Delete the results in ``out`` (and, in a directory that held results, what was made from them)."""
+    for f in RESULT_FILES + (DERIVED_FILES if derived else ()):
+        p = out / f
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
+    if derived:
+        for p in out.glob("compare_*.csv"):
+            p.unlink()
