@@ -20,11 +20,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from analysis import play, session
-from analysis.provenance import versions_line
-from analysis.session import UsageError, parse_option  # noqa: F401  (also the CLI's public names)
-from reports import console
-from strategies import describe
+from volva.analysis import play, session
+from volva.analysis.provenance import versions_line
+from volva.analysis.session import UsageError, parse_option  # noqa: F401  (also the CLI's public names)
+from volva.reports import console
+from volva.strategies import describe
 
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
@@ -245,7 +245,7 @@ def replay(
         session.check_game(game)
         rs, names, pols = session.setup(players, lineup, session.option_args(option, module), ruleset, patch,
                                         sweep, mode)
-    from simulator.engines import replay_text
+    from volva.simulator.engines import replay_text
     typer.echo(replay_text(rs, names, pols, seed, game, rotate))
 
 
@@ -255,8 +255,8 @@ def scenario(
     out: ScenarioOut = None,
 ) -> None:
     """Set up a position from FILE, run its scripted steps with the engine, print the result as JSON."""
-    from simulator.core.loading import RulesError
-    from strategies.lineup import run_scenario
+    from volva.simulator.core.loading import RulesError
+    from volva.strategies.lineup import run_scenario
     try:
         result = run_scenario(file)
     except (RulesError, ValueError) as exc:  # ScenarioError is a ValueError
@@ -276,7 +276,7 @@ def report(
     out: ReportOut = ...,
 ) -> None:
     """Write the balance report of RUN_DIR (PNG figures, report.html, report.pdf) to OUT."""
-    from reports.report import RunDataError, build_report
+    from volva.reports.report import RunDataError, build_report
     if out.exists() and not out.is_dir():
         _fail(f"--out {str(out)!r} exists and is not a directory")
     try:
@@ -328,7 +328,7 @@ def study(
     code = _play(run_, out, exp.keep_rows, resume, {"experiment": exp.name, "experiment_file": exp.source,
                                                     "sweep": exp.sweep, "mode": exp.mode})
     if code == 0 and do_report:
-        from reports.report import RunDataError, build_report
+        from volva.reports.report import RunDataError, build_report
         try:
             written = build_report(out, out / "report")
         except RunDataError as exc:
@@ -366,8 +366,8 @@ def compare(
     res = _play_arms(run_, rs_b, ("baseline", "variant"), out)
     if res.sums is None or not len(res.sums):
         raise typer.Exit(res.code)
-    from analysis.paired import write_compare_tables
-    from reports.paired import plot_compare
+    from volva.analysis.paired import write_compare_tables
+    from volva.reports.paired import plot_compare
     sa, sb = res.stats
     tabs = write_compare_tables(sa, sb, res.sums, out)
     console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
@@ -412,8 +412,8 @@ def ablate(
     res = _play_arms(run_, rs_b, ("forced", "banned"), out, card, age)
     if res.sums is None or not len(res.sums):
         raise typer.Exit(res.code)
-    from analysis.paired import write_ablate_table
-    from reports.paired import plot_ablation
+    from volva.analysis.paired import write_ablate_table
+    from volva.reports.paired import plot_ablation
     table, n_held = write_ablate_table(res.sums, out)
     plot_ablation(table, f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})",
                   out / "ablate.png")
@@ -450,7 +450,7 @@ def strategies_show(
     """Show a strategy's plan and every parameter it sets away from greedy's defaults."""
     from rich.table import Table
 
-    from simulator.core import enums as E
+    from volva.simulator.core import enums as E
     try:
         sname, plan, kind, params, path = describe.strategy_object(name)
     except ValueError as exc:
@@ -478,7 +478,7 @@ def strategies_validate(
     file: Annotated[Path, typer.Argument(help="Strategy file (TOML; format in strategies/spec.py).")],
 ) -> None:
     """Check a strategy file: prints 'ok: NAME' (exit 0) or one 'error: FILE: key: ...' line (exit 2)."""
-    from strategies.spec import load_strategy
+    from volva.strategies.spec import load_strategy
     try:
         s = load_strategy(file, describe.card_names())
     except ValueError as exc:
@@ -510,7 +510,7 @@ def tournament(
         if out is not None:
             session.check_out(out, force)
         session.set_threads(threads)
-    from analysis.tournament import head_to_head, ranking, round_games, run_tournament
+    from volva.analysis.tournament import head_to_head, ranking, round_games, run_tournament
     n_games = round_games(games, players)
     if n_games != games:
         _err(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
@@ -525,6 +525,60 @@ def tournament(
         rank.to_csv(out / "tournament.csv", index=False)
         mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
         typer.echo(f"wrote {out / 'tournament.csv'} and {out / 'head_to_head.csv'}")
+
+
+@app.command()
+def tune(
+    out: RunOut,
+    ruleset: Ruleset = "blood-rage",
+    players: Players = 4,
+    league: Annotated[Optional[str], typer.Option("--league", help="Comma-separated opponents (names or *.toml "
+                                                  "files; default: every library strategy but random).")] = None,
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Candidates the search tries.")] = 150,
+    blocks: Annotated[int, typer.Option("--seed-blocks", min=1, help="Seed blocks per opponent per candidate "
+                                        "(a block: one game per seat rotation).")] = 40,
+    check_blocks: Annotated[int, typer.Option("--check-blocks", min=2, help="Fresh seed blocks per opponent for "
+                                              "the checks of the winner.")] = 500,
+    polish_rounds: Annotated[int, typer.Option("--polish-rounds", min=0, help="One-step moves at most after the "
+                                               "search (0: none).")] = 8,
+    name: Annotated[str, typer.Option("--name", help="Name of the tuned strategy (OUT/NAME.toml).")] = "tuned",
+    seed: Seed = 1,
+    option: Options = None,
+    module: Modules = None,
+    threads: Threads = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the tuning study in OUT.")] = False,
+    force: Force = False,
+) -> None:
+    """Search a strategy's knobs for the largest win share against a league (analysis/tune.py):
+    common random numbers, seats rotated, fitness weighted toward the opponents it does worst
+    against; then a polish by one-step moves, a check on fresh seeds and a one-step-deviation
+    check. Writes OUT/NAME.toml (with its provenance), trials/deviations/importances CSVs and the
+    tuning report's PNGs."""
+    with _usage():
+        rs, space, lg, docs = session.tune_setup(ruleset, players, league, name, session.option_args(option, module))
+        if not resume:
+            session.check_out(out, force)
+        elif not (out / "tune.journal").is_file():
+            raise session.UsageError(f"--resume: {out / 'tune.journal'}: file not found (nothing to resume)")
+        session.set_threads(threads)
+    from volva.analysis.tune import tune as run_tune, write_outputs
+    from volva.reports.tune import build_tune_report
+    _err(f"tuning {name} for {rs.name}, {players} players, against {len(lg.names)} strategies: "
+         f"{blocks * players * len(lg.names):,} games per candidate")
+    with _progress("trials", trials) as advance:
+        try:
+            res = run_tune(rs, space, lg, out, players=players, trials=trials, blocks=blocks,
+                           fresh_blocks=check_blocks, seed=seed, name=name, start_docs=docs, resume=resume,
+                           polish_rounds=polish_rounds, progress=lambda d, n, b: advance(1), say=_err)
+        except ValueError as exc:
+            _fail(str(exc))
+    paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
+    console.print_wide([console.tune_table(res.fresh, players)])
+    prov = res.doc["provenance"]
+    typer.echo(f"fitness {prov['fitness']:.3f} after {trials} trials ({prov['tuning_games']:,} games, "
+               f"{prov['games_per_second']:,} games/s); one-step-deviation check: "
+               f"{prov['one_step_deviation_check']} ({prov['deviations_checked']} moves)")
+    typer.echo(f"wrote {paths[0]} and {len(paths) - 1} more files in {out}")
 
 
 @app.command()

@@ -21,8 +21,8 @@ import pandas as pd
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.suffstats import SUMS, WIN_UNIT, Stats
-from simulator.core import enums as E
+from volva.analysis.suffstats import SUMS, WIN_UNIT, Stats
+from volva.simulator.core import enums as E
 
 SMALL_N = 100
 ALPHA = 0.05
@@ -32,7 +32,7 @@ STAT_LETTERS = {"rage": "R", "axes": "A", "horns": "H"}
 
 
 
-from analysis.records import (CLANS_NEEDED, PICKS_NEEDED, RunDataError,  # noqa: F401  (re-exported)
+from volva.analysis.records import (CLANS_NEEDED, PICKS_NEEDED, RunDataError,  # noqa: F401  (re-exported)
                               read_parquet_columns)
 
 

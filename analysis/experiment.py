@@ -33,8 +33,8 @@ def default_lineup(players: int, ruleset: str = "blood-rage", mode: str | None =
     """The default strategies for ``players`` clans of the engine that plays ``ruleset`` (or
     ``mode``): its default lineup (strategies.lineup.DEFAULT_LINEUPS), greedy for the seats
     beyond; all greedy for an unknown rule set (its error comes when it is loaded)."""
-    from simulator.engines import RulesError, engine_of
-    from strategies.lineup import default_lineup as engine_lineup
+    from volva.simulator.engines import RulesError, engine_of
+    from volva.strategies.lineup import default_lineup as engine_lineup
     try:
         engine = mode if mode is not None else engine_of(ruleset).name
     except RulesError:
@@ -101,7 +101,7 @@ def _bad(path, key, msg):
 
 def load_experiment(path: Path) -> Experiment:
     """Read and check an experiment file. Raises ExperimentError naming the file and key."""
-    from simulator.core.loading import read_toml
+    from volva.simulator.core.loading import read_toml
     path = Path(path)
     d = read_toml(path, ExperimentError)
     for k, v in d.items():

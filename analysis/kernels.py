@@ -6,7 +6,7 @@ enough; the cache directory is the engine's (``simulator`` sets it on import).
 import numpy as np
 from numba import njit
 
-import simulator  # noqa: F401  (sets numba's cache directory)
+from volva import simulator  # noqa: F401  (sets numba's cache directory)
 
 
 @njit(cache=True)

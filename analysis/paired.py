@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from analysis import aggregate as agg
-from analysis.suffstats import WIN_UNIT, Stats
+from volva.analysis import aggregate as agg
+from volva.analysis.suffstats import WIN_UNIT, Stats
 
 PAIR_KEYS = ["strategy", "holder"]
 PAIR_SUMS = ["n", "d", "d2", "gd", "gd2"]
@@ -171,7 +171,7 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
 
 def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
     """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any)."""
-    from analysis.suffstats import _row_index
+    from volva.analysis.suffstats import _row_index
     pk = fr_a.picks
     m = (pk["card"].astype(str) == card).to_numpy().copy()
     if ages:
@@ -188,8 +188,8 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
     saved as ``paired.parquet`` next to the arms after every batch."""
-    from analysis.runner import play_batch_frames
-    from analysis.suffstats import checkpoints
+    from volva.analysis.runner import play_batch_frames
+    from volva.analysis.suffstats import checkpoints
     points = checkpoints(games)
     sums = None
     for first in range(0, games, batch_size):

@@ -14,9 +14,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analysis.provenance import meta as run_meta
-from analysis.provenance import now
-from analysis.session import UsageError
+from volva.analysis.provenance import meta as run_meta
+from volva.analysis.provenance import now
+from volva.analysis.session import UsageError
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -93,8 +93,8 @@ class Run:
 def _resume(out: Path, writer, meta: dict) -> int:
     """Continue the stopped run in ``out``: load its stats, carry its start; -> games done.
     Raises UsageError when it is not the same experiment."""
-    from analysis.runner import check_resume
-    from analysis.suffstats import Stats, StatsError
+    from volva.analysis.runner import check_resume
+    from volva.analysis.suffstats import Stats, StatsError
     try:
         old = check_resume(out, meta)
         # stopped before its first batch was written: nothing to load, start from game 0
@@ -111,7 +111,7 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
              progress=no_progress) -> Outcome:
     """Play the batches of ``run`` into OUT (stats always, rows with keep_rows; see
     analysis.runner), continuing a stopped run with ``resume``. Raises UsageError (resume)."""
-    from analysis.runner import RunWriter, run_batches
+    from volva.analysis.runner import RunWriter, run_batches
     meta = run.meta(keep_rows, **(extra_meta or {}))
     writer = RunWriter(out, meta, keep_rows)
     start = _resume(out, writer, meta) if resume else 0
@@ -138,7 +138,7 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
 
 
 def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
-    from analysis.runner import RunWriter
+    from volva.analysis.runner import RunWriter
     writers = []
     for rs, arm in zip(rule_sets, arms):
         d = out / arm
@@ -154,7 +154,7 @@ def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=
               progress=no_progress) -> Outcome:
     """Play arm A (``run.rs``) and arm B (``rs_b``) on the same games into OUT/<arm>/ (stats;
     report-ready) and OUT/paired.parquet. A stopped run keeps the sums of its finished batches."""
-    from analysis.paired import run_paired
+    from volva.analysis.paired import run_paired
     writers = _arm_writers(run, arms, (run.rs, rs_b), out)
     code, status, sums = 0, "complete", None
     stop = StopFlag()

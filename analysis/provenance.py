@@ -31,7 +31,7 @@ def meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_
     (experiment, arm ...); the sweep and the mode are the rule set's own."""
     import numba
     import numpy as np
-    from simulator import engines
+    from volva.simulator import engines
     base = getattr(rs, "base", None)  # a game of two engines (--mode): its first game's rule set
     m = {
         "volva_version": volva_version(), "python": platform.python_version(), "numpy": np.__version__,

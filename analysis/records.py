@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from simulator.core import enums as E
-from simulator.core.batch import BatchOut
+from volva.simulator.core import enums as E
+from volva.simulator.core.batch import BatchOut
 
 
 class RunDataError(ValueError):
@@ -237,7 +237,7 @@ def card_info(ruleset) -> dict[str, dict]:
 
 def game_info(ruleset) -> dict:
     """The engine's name, title and terms (simulator.engines) for the report's wording."""
-    from simulator import engines
+    from volva.simulator import engines
     e = engines.get(ruleset)
     return {"engine": e.name, "title": e.title, "terms": dict(e.terms)}
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import records as R
-from analysis.suffstats import Stats, checkpoints
+from volva.analysis import records as R
+from volva.analysis.suffstats import Stats, checkpoints
 
 
 @dataclass
@@ -40,8 +40,8 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
                       points: np.ndarray | None) -> Frames:
     """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
     and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
-    from simulator.core.batch import game_plan, rotated, rotation_period
-    from simulator import engines
+    from volva.simulator.core.batch import game_plan, rotated, rotation_period
+    from volva.simulator import engines
     P = len(pols)
     cp, pp, up = [], [], []
     period = rotation_period(names) if rotate else 1
@@ -135,7 +135,7 @@ RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "gam
 def check_resume(out: Path, meta: dict) -> dict:
     """The run.json of a stopped run in ``out`` that ``meta`` may continue. Raises ValueError
     naming the file and the first setting that differs, or when the run kept rows."""
-    from analysis.suffstats import read_json_object
+    from volva.analysis.suffstats import read_json_object
     p = out / "run.json"
     try:
         old = read_json_object(p, ValueError, "file not found (nothing to resume)")

@@ -16,9 +16,10 @@ MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arith
 MAX_SEED = 2**64 - 1
 MODULES = {"gods-of-asgard": "gods_of_asgard"}  #: --module NAME -> the rule option it turns on
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
-                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv")
+                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal")
 #: written next to results; removed with them by --force (only in a directory that held results)
-DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv")
+DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv", "trials.csv", "deviations.csv",
+                 "importances.csv", "tune.json", "tune_progress.png", "tune_importance.png", "tune_fresh.png")
 
 
 class UsageError(Exception):
@@ -52,7 +53,7 @@ def check_players(players: int) -> None:
 
 def player_ranges() -> tuple[int, int, list[str]]:
     """(fewest, most, ['valhalla: 3..5', ...]) players over the rule sets of the registry."""
-    from simulator import engines
+    from volva.simulator import engines
     ranges = {}
     for name in engines.names():
         try:
@@ -96,7 +97,7 @@ def option_args(options: list[str] | None, modules: list[str] | None) -> list[st
 
 def _check_modules(ruleset: str, opts: dict) -> None:
     """A module turns on an option of the rule sets that have it (their rules.toml [options])."""
-    from simulator.engines import engine_of, load_ruleset
+    from volva.simulator.engines import engine_of, load_ruleset
     used = [(m, o) for m, o in MODULES.items() if o in opts]
     if not used:
         return
@@ -120,9 +121,9 @@ def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: 
         if mode not in MODES:
             raise UsageError(f"--mode {mode!r}; allowed: {', '.join(sorted(MODES))}")
         return MODES[mode](players, lineup, options, patch, sweep)
-    from simulator.core.loading import RulesError
-    from simulator.engines import load_ruleset
-    from strategies.lineup import resolve_for
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.lineup import resolve_for
     opts = dict(parse_option(o) for o in options or [])
     try:
         _check_modules(ruleset, opts)
@@ -135,7 +136,7 @@ def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: 
 
 
 def _with_sweep(rs, sweep: str | None):
-    from simulator.core.loading import RulesError
+    from volva.simulator.core.loading import RulesError
     if not hasattr(rs, "with_sweep"):
         if sweep is not None:
             raise UsageError(f"--sweep {sweep}: god sweeps are for --ruleset valhalla (or --mode rainbow-bridge)")
@@ -148,7 +149,7 @@ def _with_sweep(rs, sweep: str | None):
 
 def _lineup(text: str | None, players: int, resolve) -> tuple[list[str], list]:
     """--lineup (default: all greedy) -> (names, [(kind, params)]). Raises UsageError."""
-    from strategies.builtin import parse_lineup
+    from volva.strategies.builtin import parse_lineup
     try:
         names = parse_lineup(text if text is not None else ",".join(["greedy"] * players), players, resolve)
     except ValueError as exc:
@@ -159,9 +160,9 @@ def _lineup(text: str | None, players: int, resolve) -> tuple[list[str], list]:
 def setup_rainbow(players, lineup, options, patch, sweep):
     """Rainbow Bridge: options and patches go to the Valhalla game; ``blood-rage.NAME=V`` options
     and modules (gods_of_asgard) to the Blood Rage game."""
-    from simulator import rainbow
-    from simulator.core.loading import RulesError
-    from strategies.lineup import resolve_pair
+    from volva.simulator import rainbow
+    from volva.simulator.core.loading import RulesError
+    from volva.strategies.lineup import resolve_pair
     opts = dict(parse_option(o) for o in options or [])
     base_opts = {k.split(".", 1)[1]: v for k, v in opts.items() if k.startswith("blood-rage.")}
     for o in MODULES.values():
@@ -188,7 +189,7 @@ def sweep_warning(rs, names: list[str], games: int, rotate: bool) -> str | None:
     the warning to print when it is not (else None)."""
     if not getattr(rs, "sweep", None):
         return None
-    from simulator.core.batch import rotation_period
+    from volva.simulator.core.batch import rotation_period
     cycle = rs.sweep_size() * (rotation_period(names) if rotate else 1)
     if games % cycle == 0:
         return None
@@ -210,7 +211,7 @@ def check_game(game: int) -> None:
 def study_experiment(path: Path | None, **overrides):
     """``volva study``: the experiment of file ``path`` (None: the main job) with the command
     line's overrides (None: keep). Raises UsageError naming the file and key."""
-    from analysis.experiment import DEFAULT_EXPERIMENT, ExperimentError, check, load_experiment
+    from volva.analysis.experiment import DEFAULT_EXPERIMENT, ExperimentError, check, load_experiment
     try:
         exp = load_experiment(path) if path is not None else DEFAULT_EXPERIMENT
         exp = exp.with_(**overrides)
@@ -239,8 +240,8 @@ def setup_experiment(exp, path: Path | None):
 
 def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     """``volva compare``: the variant arm's rule set (the card patches applied). Raises UsageError."""
-    from simulator.core.loading import RulesError
-    from simulator.engines import load_ruleset
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import load_ruleset
     try:
         rs = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
         rs.check_players(players)
@@ -252,9 +253,9 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
 def ablation(rs, card: str, ages: list[int] | None, ban: str, players: int):
     """``volva ablate``: (forced arm, banned arm) rule sets for ``card`` (its copies of ``ages``,
     default all); ``ban`` 'removed' (out of the deck) or 'dealt'. Raises UsageError."""
-    from simulator.core import enums as E
-    from simulator.core.loading import RulesError
-    from simulator.engines import get
+    from volva.simulator.core import enums as E
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import get
     if ban not in ("removed", "dealt"):
         raise UsageError(f"--ban {ban!r}; allowed: 'removed', 'dealt'")
     for a in ages or []:
@@ -284,10 +285,10 @@ def one_deck(rs) -> bool:
 
 def tournament_setup(strategies: str, players: int, ruleset: str, options: list[str]):
     """``volva tournament``: (rule set, strategy names, policies, combinations). Raises UsageError."""
-    from analysis.tournament import combinations
-    from simulator.core.loading import RulesError
-    from simulator.engines import load_ruleset
-    from strategies.lineup import resolve_for
+    from volva.analysis.tournament import combinations
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.lineup import resolve_for
     names = [s.strip() for s in strategies.split(",")]
     if any(not n for n in names):
         raise UsageError(f"--strategies {strategies!r}: empty name")
@@ -307,8 +308,8 @@ def tournament_setup(strategies: str, players: int, ruleset: str, options: list[
 
 def strategy_library(ruleset: str) -> list[tuple[str, str]]:
     """``volva strategies list``: (name, plan) rows of the library of the engine playing ``ruleset``."""
-    from simulator import engines
-    from strategies.lineup import libraries, library
+    from volva.simulator import engines
+    from volva.strategies.lineup import libraries, library
     allowed = [n for n in engines.names() if _engine_name(n) in libraries()]
     if ruleset not in allowed:
         raise UsageError(f"--ruleset {ruleset!r}; allowed: {', '.join(allowed)}")
@@ -319,7 +320,7 @@ def strategy_library(ruleset: str) -> list[tuple[str, str]]:
 
 
 def _engine_name(ruleset: str) -> str | None:
-    from simulator import engines
+    from volva.simulator import engines
     try:
         return engines.engine_of(ruleset).name
     except engines.RulesError:
@@ -369,3 +370,47 @@ def _remove_results(out: Path, derived: bool) -> None:
     if derived:
         for p in out.glob("compare_*.csv"):
             p.unlink()
+
+
+def tune_setup(ruleset: str, players: int, league: str | None, name: str, options: list[str]):
+    """``volva tune``: (rule set, search space, League, start documents). The default league is
+    every strategy of the engine's library but random (tuned ones included); the start documents
+    are the league's strategy files. Raises UsageError."""
+    import re
+    import tomllib
+
+    from volva.analysis.tune import League
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.lineup import library, resolve_for, strategy_file
+    from volva.strategies.space import space_for
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
+        raise UsageError(f"--name {name!r}; allowed: letters, digits, '-' and '_' (it names OUT/NAME.toml)")
+    opts = dict(parse_option(o) for o in options)
+    try:
+        _check_modules(ruleset, opts)
+        rs = load_ruleset(ruleset, options=opts)
+        rs.check_players(players)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        space = space_for(rs.engine)
+    except KeyError as exc:
+        raise UsageError(f"--ruleset {ruleset}: {exc.args[0]}") from None
+    names = [n.strip() for n in league.split(",")] if league else \
+        [n for n, _ in library(rs.engine) if n != "random"]
+    if any(not n for n in names):
+        raise UsageError(f"--league {league!r}: empty name")
+    resolve = resolve_for(rs.engine)
+    try:
+        pols = [resolve(n) for n in names]
+    except ValueError as exc:
+        raise UsageError(f"--league: {exc}") from None
+    docs = []
+    for n in names:
+        f = strategy_file(rs.engine, n)
+        if f is not None:
+            with open(f, "rb") as fh:
+                docs.append(tomllib.load(fh))
+    return rs, space, League(names, pols), docs
+

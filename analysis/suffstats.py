@@ -47,8 +47,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.records import CLANS_NEEDED, PICKS_NEEDED, RunDataError, read_parquet_columns
-from simulator.core import enums as E
+from volva.analysis.records import CLANS_NEEDED, PICKS_NEEDED, RunDataError, read_parquet_columns
+from volva.simulator.core import enums as E
 
 WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
 SOURCES = tuple(E.GLORY_SOURCE_NAMES)
@@ -231,7 +231,7 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     """Per (strategy, age, card[, use]): times = entries, pick_sum, n/w/g/g2 over distinct clans,
     and the cluster sums per game (module doc); ``gid``: 0-based game index per clan row.
     The loop is :func:`analysis.kernels.card_sums_nb`."""
-    from analysis.kernels import card_sums_nb
+    from volva.analysis.kernels import card_sums_nb
     C = len(c_names)
     U = len(use[1]) if use is not None else 1
     uc = use[0] if use is not None else np.zeros(len(rows), np.int64)

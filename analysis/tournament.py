@@ -61,9 +61,9 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     with the number of games just played.  Raises ValueError for a bad player count, fewer
     strategies than players, or an unknown strategy.
     """
-    from simulator import engines
-    from simulator.core import enums as E
-    from strategies.builtin import resolve
+    from volva.simulator import engines
+    from volva.simulator.core import enums as E
+    from volva.strategies.builtin import resolve
 
     from . import records as R
 

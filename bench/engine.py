@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 FIRST_GAME = """
 import time, numpy as np
 t = time.perf_counter()
-from simulator import engines
-from strategies.lineup import resolve_for
+from volva.simulator import engines
+from volva.strategies.lineup import resolve_for
 r = engines.load_ruleset({ruleset!r})
 resolve = resolve_for(engines.get(r).name)
 engines.play_batch(r, [resolve(n) for n in {lineup!r}], engines.game_seeds(1, 0, 1))
@@ -57,14 +57,14 @@ def main() -> None:
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
     import numba
-    from simulator import engines
-    from strategies.lineup import resolve_for
+    from volva.simulator import engines
+    from volva.strategies.lineup import resolve_for
 
     rows = []
     if not a.skip_cold:
         with tempfile.TemporaryDirectory() as cold:
             rows.append(("cold compile (import + first game), s", f"{_first_game_seconds(lineup, cold, a.ruleset):.1f}"))
-    from simulator import CACHE_DIR
+    from volva.simulator import CACHE_DIR
     rows.append(("cached start (import + first game), s",
                  f"{_first_game_seconds(lineup, str(CACHE_DIR.parent), a.ruleset):.2f}"))
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VOLVA = [sys.executable, "-c", "import sys; from cli import app; sys.argv[0] = 'volva'; app()"]
+VOLVA = [sys.executable, "-c", "import sys; from volva.cli import app; sys.argv[0] = 'volva'; app()"]
 
 
 def _child(args: list[str], cwd: Path) -> tuple[float, float]:
@@ -50,7 +50,7 @@ def main() -> None:
                 "--no-report"] + (["--keep-rows"] if a.keep_rows else [])
         wall, rss = _child(args, ROOT)
         sys.path.insert(0, str(ROOT))
-        from analysis.suffstats import Stats
+        from volva.analysis.suffstats import Stats
         st = Stats.load(out)
         assert st.games == a.games and int(st["clans"]["n"].sum()) == 4 * a.games, "stats incomplete"
         meta = json.loads((out / "run.json").read_text())

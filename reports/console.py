@@ -7,7 +7,7 @@ def win_tables(st) -> list:
     """Rich tables of win rate by strategy and by seat (95% Wilson intervals) from run stats."""
     from rich.table import Table
 
-    from analysis import aggregate as agg
+    from volva.analysis import aggregate as agg
     tables = []
     for key, df in (("strategy", agg.by_strategy(st)), ("seat", agg.by_seat(st))):
         t = Table(title=f"Win rate by {key}" + (" (1..N in turn order from seat 1)" if key == "seat" else ""))
@@ -126,3 +126,15 @@ def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
                       f"{r.p_adj:.2g}", "*" if r.significant else "")
         tables.append(t)
     return tables
+
+
+def tune_table(fresh: list[dict], players: int):
+    """The tuned strategy's win share against each league member on fresh seeds (volva tune)."""
+    from rich.table import Table
+    t = Table(title=f"Tuned strategy on fresh seeds: one seat against {players - 1} copies (par {1 / players:.1%})")
+    for c in ("opponent", "win share", "95% CI"):
+        t.add_column(c, justify="left" if c == "opponent" else "right")
+    for r in sorted(fresh, key=lambda r: r["win_share"]):
+        t.add_row(r["opponent"], f"{r['win_share']:.1%}",
+                  f"[{r['ci_low'] / players:.1%}, {r['ci_high'] / players:.1%}]")
+    return t

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.report import NS, SIG_DOWN, SIG_UP, _err, _figure, _pct, _save
+from volva.reports.report import NS, SIG_DOWN, SIG_UP, _err, _figure, _pct, _save
 
 
 def plot_compare(strategy: pd.DataFrame, cards: pd.DataFrame | None, title: str, path: Path | None = None,

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import aggregate as agg
-from analysis.aggregate import RunDataError
+from volva.analysis import aggregate as agg
+from volva.analysis.aggregate import RunDataError
 
 DPI = 110
 SIG_UP, SIG_DOWN, NS = "#1a9850", "#d73027", "#7f7f7f"
@@ -338,7 +338,7 @@ def _read_run_json(run_dir: Path) -> dict:
         hint = f" (a paired experiment: report one of its arms, {', '.join(f'{run_dir / a}' for a in arms)})" \
             if arms else ""
         raise RunDataError(f"{p}: file not found{hint}")
-    from analysis.suffstats import read_json_object
+    from volva.analysis.suffstats import read_json_object
     meta = read_json_object(p, RunDataError)
     return meta
 
@@ -396,7 +396,7 @@ def with_card_info(df: pd.DataFrame | None, cards: dict) -> pd.DataFrame | None:
 def load_run_stats(run_dir: Path, meta: dict):
     """The run's Stats: ``stats/`` when present, else built from the row files one row group at
     a time (runs written before stats existed). Raises RunDataError naming the file."""
-    from analysis.suffstats import STATS_DIR, Stats, stats_from_rows
+    from volva.analysis.suffstats import STATS_DIR, Stats, stats_from_rows
     run_dir = Path(run_dir)
     if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
         return Stats.load(run_dir)

@@ -70,10 +70,10 @@ def unregister(name: str) -> None:
         del _RULESETS[r]
 
 
-register(Engine("blood-rage", "simulator.bloodrage", "Blood Rage", (2, 5)), ("blood-rage",))
-register(Engine("valhalla", "simulator.valhalla", "Blood Rage: Valhalla", (3, 5), True, dict(VALHALLA_TERMS)),
+register(Engine("blood-rage", f"{__package__}.bloodrage", "Blood Rage", (2, 5)), ("blood-rage",))
+register(Engine("valhalla", f"{__package__}.valhalla", "Blood Rage: Valhalla", (3, 5), True, dict(VALHALLA_TERMS)),
          ("valhalla",))
-register(Engine("rainbow-bridge", "simulator.rainbow", "Rainbow Bridge", (3, 5), True, dict(VALHALLA_TERMS)))
+register(Engine("rainbow-bridge", f"{__package__}.rainbow", "Rainbow Bridge", (3, 5), True, dict(VALHALLA_TERMS)))
 
 
 def names() -> list[str]:

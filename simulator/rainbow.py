@@ -54,7 +54,7 @@ class RainbowBridge:
     def plan(self, seeds, game_ids=None, period: int = 1):
         """(Valhalla seeds uint64[G], god plans int8[G, 4]) of Rainbow Bridge games: the Valhalla
         gods are known before the Blood Rage game (their missions are played in it), drawn from
-        the game seed, or the sweep's (api.god_plan_for)."""
+        the game seed, or the sweep's (valhalla.sweep.god_plan_for)."""
         from .valhalla.sweep import god_plan_for, sweep_combos
         seeds = np.asarray(seeds, np.uint64)
         with np.errstate(over="ignore"):

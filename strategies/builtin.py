@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core import enums as E
+from volva.simulator.core import enums as E
 
 from .spec import greedy_defaults, library, load_strategy
 
@@ -24,7 +24,7 @@ BUILTIN: dict[str, tuple[int, np.ndarray]] = {
 
 @lru_cache(maxsize=1)
 def _card_names() -> tuple[str, ...]:
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     return tuple(load_ruleset().card_names)
 
 

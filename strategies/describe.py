@@ -13,8 +13,8 @@ BUILTIN_PLANS = {
 
 def strategy_object(name: str):
     """NAME (built-in or archetype) or FILE (*.toml) -> (name, plan, kind, params, path). Raises ValueError."""
-    from strategies.builtin import BUILTIN, archetypes, resolve
-    from strategies.spec import load_strategy
+    from volva.strategies.builtin import BUILTIN, archetypes, resolve
+    from volva.strategies.spec import load_strategy
     key = name.strip()
     if key in BUILTIN:
         kind, params = BUILTIN[key]
@@ -30,7 +30,7 @@ def strategy_object(name: str):
 
 
 def card_names() -> list[str]:
-    from strategies.builtin import _card_names as names
+    from volva.strategies.builtin import _card_names as names
     return list(names())
 
 
@@ -40,8 +40,8 @@ def _fmt(x: float) -> str:
 
 def strategy_differences(params, card_names: list[str]) -> list[tuple[str, str, str, str, str]]:
     """Non-default parameters of a greedy-kind vector: [(section, parameter, value, greedy default, meaning)]."""
-    from simulator.core import enums as E
-    from strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
+    from volva.simulator.core import enums as E
+    from volva.strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
     d = greedy_defaults()
     rows = []
     units = {"battle": "per +STR of a battle card", "monster": "per STR of a Monster",

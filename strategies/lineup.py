@@ -8,6 +8,7 @@ engines): a new engine adds a resolver, a library and a default lineup here (or 
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from . import builtin, valhalla
@@ -52,6 +53,17 @@ DEFAULT_LINEUPS: dict[str, list[str]] = {
 }
 
 
+#: engine name -> strategy name -> the library file behind it (None for a strategy written in code)
+_FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetypes().get(n), "path", None)}
+
+
+def strategy_file(engine: str, name: str) -> Path | None:
+    """The TOML file behind a strategy: a path given as the name, or a library file; else None."""
+    if name.endswith(".toml") and Path(name).is_file():
+        return Path(name)
+    return _FILES[engine](name) if engine in _FILES else None
+
+
 def register(engine: str, resolve: Callable, library: Callable[[], list] | None = None,
              default_lineup: list[str] | None = None) -> None:
     """Name the strategy resolver (and optionally the library and default lineup) of an engine."""
@@ -91,5 +103,5 @@ def default_lineup(engine: str | None, players: int) -> list[str]:
 
 def run_scenario(path, check: bool = True) -> dict:
     """Run scenario file ``path`` (simulator.engines.run_scenario) with the shipped strategies."""
-    from simulator.engines import run_scenario as run
+    from volva.simulator.engines import run_scenario as run
     return run(path, resolve_for, check)

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core import enums as E
+from volva.simulator.core import enums as E
 
 LIBRARY = Path(__file__).parent / "library"
 
@@ -70,7 +70,7 @@ FLAG_KEYS = {"hold_big": E.P_HOLD_BIG, "protect": E.P_PROTECT}
 #: every scalar a rule may set: name -> (param index, allowed range)
 RULE_KEYS = {**{k: (i, WEIGHT) for k, i in DRAFT_KEYS.items()}, **PLAY_KEYS,
              **{k: (i, (0.0, 1.0)) for k, i in FLAG_KEYS.items()}}
-TOP_KEYS = {"name", "plan", "base", "draft", "play", "rule"}
+TOP_KEYS = {"name", "plan", "base", "draft", "play", "rule", "provenance"}  # provenance: how a tuned file was made
 
 
 def greedy_defaults() -> np.ndarray:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core import enums as E
+from volva.simulator.core import enums as E
 
 
 def greedy_params() -> np.ndarray:
     """The greedy strategy's parameters (float64[VP_N])."""
-    from simulator.valhalla.api import default_params
+    from volva.simulator.valhalla.api import default_params
     return default_params()
 
 
@@ -74,12 +74,20 @@ def load_strategy_file(path: str) -> tuple[int, np.ndarray]:
         card_bonus = { "Mjolnir's Fall" = 2 }    # draft bonus for single cards
 
     Raises ValueError naming the file, key and allowed values."""
-    from simulator.core.loading import RulesError, read_toml
-    from simulator.engines import load_ruleset
+    from volva.simulator.core.loading import RulesError, read_toml
     try:
         d = read_toml(Path(path))
     except RulesError as exc:
         raise ValueError(str(exc)) from None
+    return parse_strategy_doc(d, path)
+
+
+def parse_strategy_doc(d: dict, path, card_names: list[str] | None = None) -> tuple[int, np.ndarray]:
+    """A parsed Valhalla strategy document (format: :func:`load_strategy_file`; ``name``, ``plan``
+    and a ``provenance`` table are allowed and ignored) -> (kind, params). ``card_names``: the
+    rule set's (loaded when None and the document has card bonuses). Raises ValueError naming
+    ``path``, the key and the allowed values."""
+    d = {k: v for k, v in d.items() if k not in ("name", "plan", "provenance")}
     allowed = ["base", "stat_order", "god_bonus", "card_bonus", *PARAM_KEYS]
     for k in d:
         if k not in allowed:
@@ -108,7 +116,8 @@ def load_strategy_file(path: str) -> tuple[int, np.ndarray]:
         v[E.VP_GOD_W0 + E.VH_GOD_NAMES.index(god)] = float(x)
     cards = d.get("card_bonus") or {}
     if cards:
-        names = load_ruleset("valhalla").card_names
+        from volva.simulator.engines import load_ruleset
+        names = card_names if card_names is not None else load_ruleset("valhalla").card_names
         for card, x in cards.items():
             if card not in names or isinstance(x, bool) or not isinstance(x, (int, float)):
                 import difflib

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from simulator.core.batch import BatchOut
+from volva.simulator.core import enums as E
+from volva.simulator.core.batch import BatchOut
 
 
 def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
@@ -39,7 +39,7 @@ def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:
 @pytest.fixture
 def fake_play_batch(monkeypatch):
     """Replace simulator.engines.play_batch with a synthetic one (for CLI plumbing tests)."""
-    import simulator.engines as engines
+    import volva.simulator.engines as engines
     calls = []
 
     def fake(ruleset, lineup, seeds, check=False):
@@ -53,5 +53,5 @@ def fake_play_batch(monkeypatch):
 @pytest.fixture(scope="session")
 def ruleset():
     """The Blood Rage rule set with default options (loaded once)."""
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     return load_ruleset()

@@ -11,10 +11,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.core import enums as E
-from simulator.engines import load_ruleset
-from simulator.bloodrage.state import G_AGE, G_LOG_N, G_NP, init_state_nb, new_state
-from strategies.builtin import resolve
+from volva.simulator.core import enums as E
+from volva.simulator.engines import load_ruleset
+from volva.simulator.bloodrage.state import G_AGE, G_LOG_N, G_NP, init_state_nb, new_state
+from volva.strategies.builtin import resolve
 
 # provinces (DIGEST §1.2)
 ELVAGAR, ANGERBODA, MUSPELHEIM, HORGR, UTGARD, ANDLANG, GIMLE, MYRKULOR, YGG = range(9)
@@ -80,7 +80,7 @@ def hand(S, p):
 
 
 def discards(S):
-    from simulator.bloodrage.state import G_DISCARD_N
+    from volva.simulator.bloodrage.state import G_DISCARD_N
     return sorted(int(c) for c in S.discard[:S.gs[G_DISCARD_N]])
 
 
@@ -106,7 +106,7 @@ def policies(n, name="greedy"):
 
 def legal(r, S, p):
     """Set of clan p's legal actions (type, a, b)."""
-    from simulator.bloodrage.actions import MAX_ACTS, legal_actions_nb
+    from volva.simulator.bloodrage.actions import MAX_ACTS, legal_actions_nb
     acts = np.empty((MAX_ACTS, 3), np.int64)
     n = legal_actions_nb(r.tables, S, p, acts)
     return {tuple(int(x) for x in acts[i]) for i in range(n)}

@@ -10,8 +10,8 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
-from analysis import aggregate as A
-from analysis.suffstats import Stats, checkpoints, level_labels, path_prefix
+from volva.analysis import aggregate as A
+from volva.analysis.suffstats import Stats, checkpoints, level_labels, path_prefix
 
 
 def _clans(rows):

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.records import clans_frame
-from simulator import engines
-from strategies.builtin import archetypes, resolve
+from volva.analysis.records import clans_frame
+from volva.simulator import engines
+from volva.strategies.builtin import archetypes, resolve
 
 GAMES = 10_000
 

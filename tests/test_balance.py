@@ -15,10 +15,10 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from analysis import aggregate as A
-from analysis.paired import _paired_interval, compare_tables, iwd_diff, paired_sums
-from analysis.suffstats import Stats
-from cli import app
+from volva.analysis import aggregate as A
+from volva.analysis.paired import _paired_interval, compare_tables, iwd_diff, paired_sums
+from volva.analysis.suffstats import Stats
+from volva.cli import app
 
 runner = CliRunner()
 
@@ -65,8 +65,8 @@ def test_paired_sums_refuse_unpaired_rows():
 # --------------------------------------------------------------------------- engine-backed
 
 def _stats(rs, names, seed, games, batch=5000):
-    from analysis.runner import play_batch_frames
-    from strategies.builtin import resolve
+    from volva.analysis.runner import play_batch_frames
+    from volva.strategies.builtin import resolve
     pols = [resolve(n) for n in names]
     st = Stats()
     for f in range(0, games, batch):
@@ -79,7 +79,7 @@ def test_planted_card_is_found(tmp_path):
     """A battle card patched from +2 to +20 is ranked first by the change of its improvement
     when drafted (variant − baseline), with a 95% interval above every other card's estimate and
     clear of every commonly drafted card's interval."""
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     p = tmp_path / "bash20.toml"
     p.write_text('"Tyr\'s Bash".value = 20\n')
     names = ["greedy"] * 4
@@ -102,7 +102,7 @@ def test_planted_card_is_found(tmp_path):
 def test_null_comparison_flags_no_card():
     """Same rules, different games (seeds 21 and 22): no card's IWD change, and no card's win
     rate change, is flagged at the 5% level after Benjamini–Hochberg (game-clustered errors)."""
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     rs = load_ruleset()
     names = ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]
     sa, sb = _stats(rs, names, 21, 8_000), _stats(rs, names, 22, 8_000)
@@ -243,11 +243,11 @@ value = 4
 
 def _truncate_to_first_batch(out, exp_file):
     """Rewrite OUT as if the study had stopped after its first batch (300 games)."""
-    from analysis.experiment import load_experiment
-    from analysis.runner import play_batch_frames
-    from analysis.suffstats import checkpoints
-    from simulator.engines import load_ruleset
-    from strategies.builtin import resolve
+    from volva.analysis.experiment import load_experiment
+    from volva.analysis.runner import play_batch_frames
+    from volva.analysis.suffstats import checkpoints
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
     exp = load_experiment(exp_file)
     rs = load_ruleset(patch=[(exp_file, exp.inline_patch)])
     fr = play_batch_frames(rs, exp.lineup, [resolve(n) for n in exp.lineup], exp.seed, 0, 300, True,
@@ -260,7 +260,7 @@ def _truncate_to_first_batch(out, exp_file):
 
 def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
     """Ctrl-C after the first batch: exit 130, stats/ and run.json hold that batch, --resume works."""
-    import simulator.engines as engines
+    import volva.simulator.engines as engines
     from conftest import make_batch
     calls = []
 
@@ -289,7 +289,7 @@ def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch)
     import os
     import signal
 
-    import simulator.engines as engines
+    import volva.simulator.engines as engines
     from conftest import make_batch
     calls = []
 

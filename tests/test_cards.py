@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from strategies.lineup import run_scenario
+from volva.strategies.lineup import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS_DIR = Path(__file__).parent / "scenarios" / "cards"
@@ -44,7 +44,7 @@ def test_every_card_has_a_scenario():
 
 
 def test_expect_mismatch_lists_every_failing_path(tmp_path):
-    from simulator.core.loading import ScenarioError
+    from volva.simulator.core.loading import ScenarioError
     text = (CARDS_DIR / "thors_hammer.toml").read_text().split("[expect]")[0] + """[expect]
 clan.0.glory = 7
 clan.1.rage = 6

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analysis.records import CLANS_COLUMNS, PICKS_COLUMNS
-from cli import app, parse_option, UsageError
-from simulator.core import enums as E
+from volva.analysis.records import CLANS_COLUMNS, PICKS_COLUMNS
+from volva.cli import app, parse_option, UsageError
+from volva.simulator.core import enums as E
 
 runner = CliRunner()
 
@@ -158,7 +158,7 @@ def test_run_writes_files_in_batches(tmp_path, fake_play_batch):
 
 
 def test_interrupted_run_keeps_partial_results(tmp_path, monkeypatch):
-    import simulator.engines as engines
+    import volva.simulator.engines as engines
     from conftest import make_batch
     n = []
 
@@ -208,7 +208,7 @@ def test_run_end_to_end(tmp_path):
     for k in zip(plays["game_id"], plays["seat"], plays["card"].astype(str)):
         assert k in drafted or k[:2] in poison, k
     assert (plays[plays["use"].astype(str) == "keep"]["age"] < 3).all()  # DIGEST §1.5: nothing kept in age 3
-    from analysis.suffstats import Stats
+    from volva.analysis.suffstats import Stats
     st = Stats.load(out)
     assert st.games == 50 and st["clans"]["n"].sum() == 200
 
@@ -224,16 +224,16 @@ def test_results_do_not_depend_on_batch_size_or_threads(tmp_path):
         frames.append((pd.read_parquet(out / "clans.parquet"), out))
     # category order depends on which row group saw a value first; compare values
     pd.testing.assert_frame_equal(frames[0][0], frames[1][0], check_categorical=False)
-    from analysis.suffstats import Stats
+    from volva.analysis.suffstats import Stats
     assert Stats.load(frames[0][1]).equals(Stats.load(frames[1][1]))
 
 
 @pytest.mark.slow
 def test_replay_every_game_formats():
     """Every event of 60 games (all card texts) formats to text: no detail code breaks the log."""
-    from simulator.engines import replay_text
-    from simulator.engines import load_ruleset
-    from strategies.builtin import resolve
+    from volva.simulator.engines import replay_text
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
     rs = load_ruleset()
     for lineup in (["greedy"] * 4, ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]):
         for g in range(30):
@@ -300,8 +300,8 @@ def test_orchestration_has_no_command_line_and_no_rule_set_names():
 
 
 def test_default_lineups_come_from_the_engine():
-    from analysis.experiment import default_lineup
-    from strategies.lineup import DEFAULT_LINEUPS
+    from volva.analysis.experiment import default_lineup
+    from volva.strategies.lineup import DEFAULT_LINEUPS
     assert default_lineup(4) == DEFAULT_LINEUPS["blood-rage"]
     assert default_lineup(5, "valhalla") == DEFAULT_LINEUPS["valhalla"] + ["greedy"]
     assert default_lineup(3, "valhalla", "rainbow-bridge") == DEFAULT_LINEUPS["rainbow-bridge"][:3]

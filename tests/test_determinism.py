@@ -13,8 +13,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from simulator import engines
-from strategies.builtin import resolve
+from volva.simulator import engines
+from volva.strategies.builtin import resolve
 
 LINEUP = [resolve(n) for n in ("greedy", "random", "greedy", "random")]
 
@@ -65,9 +65,9 @@ def test_single_game_equals_batch_row(ruleset):
 
 _SCRIPT = """
 import json, numpy as np
-from simulator import engines
-from simulator.engines import load_ruleset
-from strategies.builtin import resolve
+from volva.simulator import engines
+from volva.simulator.engines import load_ruleset
+from volva.strategies.builtin import resolve
 r = load_ruleset()
 lineup = [resolve(n) for n in ("greedy", "random", "greedy", "random")]
 out = []

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from simulator import engines
+from volva.simulator import engines
 
 
 @pytest.fixture
 def toy():
-    from strategies import lineup
+    from volva.strategies import lineup
     import toy_engine
     engines.register(engines.Engine("toy", "toy_engine", "Toy game", (2, 3)), ("toy",))
     old = dict(lineup._RESOLVERS)
@@ -31,8 +31,8 @@ def test_shipped_engines_are_registered():
 
 
 def test_a_registered_toy_rule_set_plays_through_volva_run(toy, tmp_path):
-    from analysis.suffstats import Stats
-    from cli import app
+    from volva.analysis.suffstats import Stats
+    from volva.cli import app
     assert "toy" in engines.names()
     res = CliRunner().invoke(app, ["run", "--ruleset", "toy", "--players", "2", "--lineup", "high,low",
                                    "--games", "400", "--batch-size", "100", "--out", str(tmp_path / "run")])
@@ -49,7 +49,7 @@ def test_a_registered_toy_rule_set_plays_through_volva_run(toy, tmp_path):
 
 
 def test_the_toy_rule_set_refuses_bad_input_in_one_line(toy, tmp_path):
-    from cli import app
+    from volva.cli import app
     res = CliRunner().invoke(app, ["run", "--ruleset", "toy", "--players", "4", "--games", "10",
                                    "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and "allowed: 2..3 for the toy rule set" in res.output

@@ -7,9 +7,9 @@ import tomllib
 
 import pytest
 
-from simulator.core import enums as E
-from simulator.core import record
-from simulator.core.loading import DATA_DIR
+from volva.simulator.core import enums as E
+from volva.simulator.core import record
+from volva.simulator.core.loading import DATA_DIR
 
 
 def codes(prefix: str, module=E, exclude=()) -> dict[str, int]:
@@ -56,8 +56,8 @@ def test_codes_unique_dense_and_named(prefix, count, names, exclude):
 
 
 def test_state_headers_share_indices():
-    from simulator.bloodrage import state as B
-    from simulator.valhalla import state as V
+    from volva.simulator.bloodrage import state as B
+    from volva.simulator.valhalla import state as V
     head = codes("G_", record)
     assert sorted(head.values()) == list(range(record.N_HEADER))
     for eng in (B, V):
@@ -68,8 +68,8 @@ def test_state_headers_share_indices():
 
 
 def test_invariant_codes_are_namespaced_per_engine():
-    from simulator.bloodrage import invariants as BI
-    from simulator.valhalla import invariants as VI
+    from volva.simulator.bloodrage import invariants as BI
+    from volva.simulator.valhalla import invariants as VI
     b = codes("INV_", BI)
     v = codes("INV_", VI, exclude=("INV_FIRST", "INV_FIRST_VALHALLA"))
     assert len(set(b.values())) == len(b) and len(set(v.values())) == len(v)

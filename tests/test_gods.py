@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.core import enums as E
-from simulator.engines import load_ruleset
-from simulator.core.loading import ScenarioError
-from strategies.lineup import run_scenario
+from volva.simulator.core import enums as E
+from volva.simulator.engines import load_ruleset
+from volva.simulator.core.loading import ScenarioError
+from volva.strategies.lineup import run_scenario
 
 GODS_DIR = Path(__file__).parent / "scenarios" / "gods"
 FILES = sorted(GODS_DIR.glob("*.toml"))

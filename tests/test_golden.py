@@ -34,7 +34,7 @@ CASES = {
 
 def stats_digest(run_dir) -> str:
     """SHA-256 (first 16 hex digits) of the TABLES of ``run_dir/stats`` as CSV, in name order."""
-    from analysis.suffstats import Stats
+    from volva.analysis.suffstats import Stats
     st = Stats.load(run_dir)
     h = hashlib.sha256(str(st.games).encode())
     for name in TABLES:
@@ -46,7 +46,7 @@ def stats_digest(run_dir) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_golden_digest(case, tmp_path):
-    from cli import app
+    from volva.cli import app
     args, want = CASES[case]
     res = CliRunner().invoke(app, ["run", *args, "--games", "2000", "--seed", "2024", "--batch-size", "1000",
                                    "--no-keep-rows", "--out", str(tmp_path / case)])

@@ -8,11 +8,11 @@ cards conserved across deck, hands, discard, clan sheets and battle, the game en
 import numpy as np
 import pytest
 
-from simulator import engines
-from simulator.core import enums as E
-from simulator.bloodrage.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK, INV_RAGE, INV_VILLAGES, check_invariants_nb)
-from simulator.bloodrage.state import G_AGE, G_PHASE, G_TURNS
-from strategies.builtin import resolve
+from volva.simulator import engines
+from volva.simulator.core import enums as E
+from volva.simulator.bloodrage.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK, INV_RAGE, INV_VILLAGES, check_invariants_nb)
+from volva.simulator.bloodrage.state import G_AGE, G_PHASE, G_TURNS
+from volva.strategies.builtin import resolve
 
 LINEUPS = {
     2: ["greedy", "random"], 3: ["random", "greedy", "random"],
@@ -95,7 +95,7 @@ def test_harness_with_gods_of_asgard(players):
     """Issue 3: the invariant harness with the Gods of Ásgard module (DIGEST §2): 2,500 games per
     player count, 10,000 in all (and 12,000 without the module above), all card texts active;
     gods never in a destroyed province nor two on one; every god drawn; each power acts."""
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     r = load_ruleset(options={"gods_of_asgard": True})
     names = LINEUPS[players]
     out = engines.play_batch(r, [resolve(n) for n in names], engines.game_seeds(31, 0, 2500), check=True)

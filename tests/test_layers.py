@@ -36,15 +36,17 @@ def _imports(name: str, path: Path) -> set[str]:
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
+            targets = [a.name.removeprefix("volva.") for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_pkg else name.split(".")[:-1]
                 base = base[: len(base) - (node.level - 1)]
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
-                mod = node.module or ""
-            subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in MODULES]
+                mod = (node.module or "").removeprefix("volva.")  # the installed namespace (pyproject.toml)
+            if mod == "volva":  # from volva import simulator
+                mod = ""
+            subs = [f"{mod}.{a.name}".lstrip(".") for a in node.names if f"{mod}.{a.name}".lstrip(".") in MODULES]
             # 'from pkg import submodule' depends on the submodule, not on pkg/__init__'s re-exports
             targets = subs if len(subs) == len(node.names) else [mod] + subs
         else:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from simulator.core.loading import RulesError
-from simulator.engines import load_ruleset
+from volva.simulator.core import enums as E
+from volva.simulator.core.loading import RulesError
+from volva.simulator.engines import load_ruleset
 
 
 def _patch(tmp_path, text, name="p.toml"):
@@ -105,9 +105,9 @@ def test_forced_card_is_always_drafted_and_banned_never():
     """volva ablate's arms: forced = a clan must take the card when it holds it (so every copy
     dealt is drafted, at the first pick of whoever holds it); banned = never drafted (dealt
     mode) or not in the deck (removed mode)."""
-    from simulator.core.batch import game_seeds
-    from simulator.engines import play_batch
-    from strategies.builtin import resolve
+    from volva.simulator.core.batch import game_seeds
+    from volva.simulator.engines import play_batch
+    from volva.strategies.builtin import resolve
     rs = load_ruleset()
     ids = _ids(rs, "Odin's Smite")  # a weak card greedy rarely takes early
     pols = [resolve("greedy"), resolve("random"), resolve("quester"), resolve("greedy")]

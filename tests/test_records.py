@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis import records as R
-from simulator.core import enums as E
-from simulator.engines import load_ruleset
+from volva.analysis import records as R
+from volva.simulator.core import enums as E
+from volva.simulator.engines import load_ruleset
 
 from conftest import make_batch
 

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from volva.cli import app
 
 runner = CliRunner()
 
@@ -96,8 +96,8 @@ def _copy_run(real_run, tmp_path, stats=False):
 @pytest.mark.slow
 def test_report_from_rows_equals_report_from_stats(real_run, tmp_path):
     """The row files, read one row group at a time, give exactly the stats written during the run."""
-    from analysis.suffstats import Stats
-    from reports.report import _read_run_json, load_run_stats
+    from volva.analysis.suffstats import Stats
+    from volva.reports.report import _read_run_json, load_run_stats
     d = _copy_run(real_run, tmp_path)
     assert load_run_stats(d, _read_run_json(d)).equals(Stats.load(real_run))
 

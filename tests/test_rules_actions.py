@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.core import enums as E
-from simulator.bloodrage.actions import do_action_nb, invade_nb, march_nb, upgrade_nb
-from simulator.bloodrage.board import invade_cost_nb, upgrade_cost_nb
+from volva.simulator.core import enums as E
+from volva.simulator.bloodrage.actions import do_action_nb, invade_nb, march_nb, upgrade_nb
+from volva.simulator.bloodrage.board import invade_cost_nb, upgrade_cost_nb
 
 from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, M1, MUSPELHEIM, MYRKULOR,
                       NORTH, SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, give, legal,

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from simulator.bloodrage.battle import battle_nb
-from simulator.bloodrage.pillage import call_to_battle_nb, pillage_nb
-from simulator.bloodrage.board import clan_str_nb
+from volva.simulator.core import enums as E
+from volva.simulator.bloodrage.battle import battle_nb
+from volva.simulator.bloodrage.pillage import call_to_battle_nb, pillage_nb
+from volva.simulator.bloodrage.board import clan_str_nb
 
 from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH,
                       UTGARD, WARRIORS, YGG, blank, card, discards, give, hand, log, monster, place,

@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from simulator.bloodrage.actions import invade_nb
-from simulator.bloodrage.battle import battle_nb
-from simulator.bloodrage.pillage import call_to_battle_nb
-from simulator.bloodrage.board import clan_str_nb, upgrade_cost_nb
-from simulator.bloodrage.phases import action_phase_nb, end_age_nb, end_game_nb, ragnarok_nb
-from simulator.bloodrage.state import G_FIRST
+from volva.simulator.core import enums as E
+from volva.simulator.bloodrage.actions import invade_nb
+from volva.simulator.bloodrage.battle import battle_nb
+from volva.simulator.bloodrage.pillage import call_to_battle_nb
+from volva.simulator.bloodrage.board import clan_str_nb, upgrade_cost_nb
+from volva.simulator.bloodrage.phases import action_phase_nb, end_age_nb, end_game_nb, ragnarok_nb
+from volva.simulator.bloodrage.state import G_FIRST
 
 from scenario import (ANDLANG, EAST, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH, UTGARD, WARRIORS, YGG,
                       blank, card, legal, log, monster, place, policies, rules)

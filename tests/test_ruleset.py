@@ -5,11 +5,11 @@ import shutil
 import numpy as np
 import pytest
 
-from simulator import engines
-from simulator.core import enums as E
-from simulator.core.loading import DATA_DIR, RulesError
-from simulator.engines import load_ruleset
-from strategies.builtin import resolve
+from volva.simulator import engines
+from volva.simulator.core import enums as E
+from volva.simulator.core.loading import DATA_DIR, RulesError
+from volva.simulator.engines import load_ruleset
+from volva.strategies.builtin import resolve
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from simulator.core.loading import ScenarioError
-from strategies.lineup import run_scenario
+from volva.cli import app
+from volva.simulator.core.loading import ScenarioError
+from volva.strategies.lineup import run_scenario
 
 HERE = Path(__file__).parent / "scenarios"
 runner = CliRunner()
@@ -261,8 +261,8 @@ age = 2
 hand = ["Tyr's Smite", "Tyr's Crush@1"]
 [[clan]]
 """)
-    from simulator.bloodrage.scenario import load_scenario
-    from strategies.builtin import resolve
+    from volva.simulator.bloodrage.scenario import load_scenario
+    from volva.strategies.builtin import resolve
     sc = load_scenario(p, resolve=resolve)
     ages = sorted(int(sc.T.card_age[c]) for c in sc.S.hand[0, :2])
     assert ages == [1, 2]

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from strategies.builtin import BUILTIN, parse_lineup, resolve
+from volva.simulator.core import enums as E
+from volva.strategies.builtin import BUILTIN, parse_lineup, resolve
 
 
 def test_greedy_defaults():
@@ -37,7 +37,7 @@ def test_parse_lineup():
 
 def test_lineup_multiplicity_and_file(tmp_path):
     """Issue 4 §3: one strategy against a field (name*k), mirror matches, lineup files."""
-    from strategies.builtin import parse_lineup
+    from volva.strategies.builtin import parse_lineup
     assert parse_lineup("thor-warlord,greedy*3", 4) == ["thor-warlord"] + ["greedy"] * 3
     assert parse_lineup("balanced*4", 4) == ["balanced"] * 4
     f = tmp_path / "lineup.txt"

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from strategies.builtin import _card_names, archetypes
-from strategies.spec import StrategyError, load_strategy
+from volva.cli import app
+from volva.strategies.builtin import _card_names, archetypes
+from volva.strategies.spec import StrategyError, load_strategy
 
 runner = CliRunner()
 
@@ -134,8 +134,8 @@ def test_custom_file_plays_in_run(tmp_path):
 
 
 def test_custom_file_compiles_to_its_numbers(tmp_path):
-    from simulator.core import enums as E
-    from strategies.builtin import resolve
+    from volva.simulator.core import enums as E
+    from volva.strategies.builtin import resolve
     p = _write(tmp_path, GOOD)
     kind, params = resolve(str(p))
     assert kind == E.POL_GREEDY
@@ -166,7 +166,7 @@ def test_show_archetype_lists_non_defaults(name):
     greedy's value beside it; keys at the default are not."""
     import tomllib
 
-    from strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
+    from volva.strategies.spec import DRAFT_KEYS, PLAY_KEYS, greedy_defaults
     s = archetypes()[name]
     doc = tomllib.loads(s.path.read_text())
     res = runner.invoke(app, ["strategies", "show", name])

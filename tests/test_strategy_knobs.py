@@ -6,13 +6,13 @@ check per draft knob; each cites what it checks.
 import numpy as np
 import pytest
 
-from analysis.records import clans_frame
-from simulator import engines
-from simulator.core import enums as E
-from simulator.bloodrage.policy import choose_card_nb, effective_params_nb
-from simulator.bloodrage.state import G_AGE
+from volva.analysis.records import clans_frame
+from volva.simulator import engines
+from volva.simulator.core import enums as E
+from volva.simulator.bloodrage.policy import choose_card_nb, effective_params_nb
+from volva.simulator.bloodrage.state import G_AGE
 from scenario import GIMLE, blank, card, give, place, rules
-from strategies.spec import greedy_defaults, parse_strategy
+from volva.strategies.spec import greedy_defaults, parse_strategy
 
 W = E.FIG_WARRIOR0
 
@@ -55,7 +55,7 @@ def test_hold_big_keeps_the_big_card_when_losing(hold, expect):
 
 def test_protect_false_never_pays(ruleset):
     """play.protect = false: Frigga's Protection is not paid for; the figure goes to Valhalla."""
-    from simulator.bloodrage.effects import destroy_nb
+    from volva.simulator.bloodrage.effects import destroy_nb
     S = blank(2, age=2)
     place(S, 0, W, GIMLE)
     S.upg[0, E.SLOT_CLAN0] = card(ruleset, "Frigga's Protection", 2)
@@ -125,7 +125,7 @@ def test_a_rule_changes_play(ruleset):
     ({"draft": {"hate": 50}}, "draft.hate"),
 ])
 def test_bad_rules_and_knobs_are_refused(ruleset, doc, key):
-    from strategies.spec import StrategyError
+    from volva.strategies.spec import StrategyError
     with pytest.raises(StrategyError) as exc:
         _strategy(doc, ruleset)
     assert key in str(exc.value) and "allowed" in str(exc.value)

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from analysis.tournament import RANKING_COLUMNS, head_to_head, pairs, ranking, round_games, run_tournament
-from cli import app
+from volva.analysis.tournament import RANKING_COLUMNS, head_to_head, pairs, ranking, round_games, run_tournament
+from volva.cli import app
 
 runner = CliRunner()
 NAMES = ["greedy", "balanced", "quester"]
@@ -29,7 +29,7 @@ def _one_line_error(res, *needles):
 @pytest.fixture(scope="module")
 def clans2():
     """A real 3-strategy, 2-player tournament: 3 pairs x 300 games."""
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     return run_tournament(load_ruleset(), NAMES, 2, GAMES, seed=11)
 
 
@@ -86,7 +86,7 @@ def test_ranking_columns_and_intervals(clans2):
 
 @pytest.mark.slow
 def test_deterministic():
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     rs = load_ruleset()
     a = run_tournament(rs, ["greedy", "random", "balanced"], 2, 10, seed=4)
     b = run_tournament(rs, ["greedy", "random", "balanced"], 2, 10, seed=4)
@@ -120,7 +120,7 @@ def test_cli_output_and_csvs(tmp_path):
 # --- plumbing with synthetic games -----------------------------------------------
 
 def test_four_players_five_strategies(fake_play_batch):
-    from simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset
     names = ["greedy", "random", "balanced", "quester", "tyr-brute"]
     clans = run_tournament(load_ruleset(), names, 4, 10, seed=1)  # 10 -> 12 games per combination
     assert round_games(10, 4) == 12

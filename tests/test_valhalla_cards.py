@@ -5,12 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.core import enums as E
-from simulator.engines import load_ruleset
-from simulator.valhalla import engine as V
-from simulator.valhalla.contest import call_to_battle_nb
-from simulator.valhalla.state import G_AGE, G_DECK_N, init_state_nb, new_state
-from strategies.valhalla import resolve
+from volva.simulator.core import enums as E
+from volva.simulator.engines import load_ruleset
+from volva.simulator.valhalla import engine as V
+from volva.simulator.valhalla.contest import call_to_battle_nb
+from volva.simulator.valhalla.state import G_AGE, G_DECK_N, init_state_nb, new_state
+from volva.strategies.valhalla import resolve
 
 W0, W1, W2, EL0 = 2, 3, 4, 0
 GLAD, BILS, BREI, FOLK, GLIT, HIMI, IDAV, VING, VALH = range(9)

@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from simulator.core import enums as E
-from simulator.core.batch import game_seeds
-from simulator.rainbow import RainbowBridge, starting_glory
-from strategies.lineup import resolve_pair
-from simulator.core.loading import DATA_DIR, RulesError
-from simulator.engines import load_ruleset
-from simulator.valhalla.api import god_plan_for, play_batch, play_game, sweep_combos
-from simulator.valhalla.invariants import INV_NAMES
-from strategies.valhalla import builtin, resolve
+from volva.cli import app
+from volva.simulator.core import enums as E
+from volva.simulator.core.batch import game_seeds
+from volva.simulator.rainbow import RainbowBridge, starting_glory
+from volva.strategies.lineup import resolve_pair
+from volva.simulator.core.loading import DATA_DIR, RulesError
+from volva.simulator.engines import load_ruleset
+from volva.simulator.valhalla.api import god_plan_for, play_batch, play_game, sweep_combos
+from volva.simulator.valhalla.invariants import INV_NAMES
+from volva.strategies.valhalla import builtin, resolve
 
 runner = CliRunner()
 
@@ -194,7 +194,7 @@ def test_rainbow_bridge_starting_glory(rs):
     out = rb.play_batch(lineup, seeds, check=True)
     assert not out.violation.any()
     # the Blood Rage game of each Rainbow Bridge game, replayed with its missions
-    from simulator.engines import play_batch as base_batch
+    from volva.simulator.engines import play_batch as base_batch
     _, plan = rb.plan(seeds)
     for g in range(0, 200, 37):
         gods = tuple(int(x) for x in np.sort(plan[g, :3]))
@@ -216,7 +216,7 @@ def test_rainbow_bridge_missions_and_reward_cards(rs):
     base = rb.base_for(gods)
     assert int(base.tables.n_missions) == 3 and base.tables.mission_op[:3].tolist() == [
         E.M_BATTLES, E.M_VALHALLA, E.M_PILLAGES]
-    from simulator.engines import play_batch as base_batch
+    from volva.simulator.engines import play_batch as base_batch
     lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
     b = base_batch(base, [x[0] for x in lineup], game_seeds(9, 0, 300), check=True)
     assert not b.violation.any()
@@ -227,7 +227,7 @@ def test_rainbow_bridge_missions_and_reward_cards(rs):
     rw = rb.rewards(gods, np.array([[2, 0, 3], [1, 1, 1], [0, 2, 0], [0, 0, 0]], np.int8))
     thor, loki, tyr = (table[g][3] for g in gods)
     assert rw.tolist() == [[thor, -1, tyr], [-1, -1, -1], [-1, loki, -1], [-1, -1, -1]]
-    from simulator.valhalla.api import play_game as vh_game
+    from volva.simulator.valhalla.api import play_game as vh_game
     S = vh_game(rs, [x[1] for x in lineup], 3, rewards=rw, check=True)
     carried = [(int(r[2]), int(r[3])) for r in S.log[:S.gs[4]] if r[0] == E.VEV_CARRY and r[4] == 1]
     assert sorted(carried) == sorted([(0, thor), (0, tyr), (2, loki)]) and S.gs[10] == 0
@@ -266,7 +266,7 @@ def test_run_and_report(tmp_path):
 
 def test_replay_reads_in_the_rulebook_words():
     """volva replay --ruleset valhalla: every event has a text (no raw event rows) for 30 games."""
-    from simulator.engines import replay_text
+    from volva.simulator.engines import replay_text
     r = load_ruleset("valhalla")
     names = LINEUPS[4]
     for g in range(30):
@@ -312,14 +312,14 @@ SCEN = Path(__file__).parent / "scenarios" / "valhalla"
 def test_valhalla_scenarios_meet_their_expectations(name):
     """The rulebook's worked examples as scenario files (RB "Quest Phase" note: 8 Glory instead of 6;
     RB "Contest" note: Tyr's age-2 tile), checked against their [expect] tables."""
-    from strategies.lineup import run_scenario
+    from volva.strategies.lineup import run_scenario
     r = run_scenario(SCEN / name)
     assert r["ruleset"] == "valhalla" and r["log"]
 
 
 def test_valhalla_scenario_errors(tmp_path):
-    from simulator.core.loading import ScenarioError
-    from strategies.lineup import run_scenario
+    from volva.simulator.core.loading import ScenarioError
+    from volva.strategies.lineup import run_scenario
     p = tmp_path / "s.toml"
     p.write_text('ruleset = "valhalla"\nplayers = 3\n[[clan]]\nfigures = { Asgard = ["elite"] }\n[[clan]]\n[[clan]]\n')
     with pytest.raises(ScenarioError, match="field 'clan\\[0\\].figures': 'Asgard'; allowed: \\['Gladsheim'"):
@@ -380,7 +380,7 @@ def test_kernel_cache_key_covers_the_valhalla_package(tmp_path, monkeypatch):
 
 def test_experiment_start_glory_list_and_seat_count(tmp_path):
     """An experiment may write start_glory as a list; it needs one value per seat."""
-    from analysis.experiment import load_experiment
+    from volva.analysis.experiment import load_experiment
     p = tmp_path / "e.toml"
     p.write_text('ruleset = "valhalla"\nplayers = 4\noptions = { start_glory = [12, 8, 4, 0] }\n')
     exp = load_experiment(p)

@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from simulator.core import enums as E
-from simulator.core.batch import game_plan, new_batch_out, rotated
-from simulator.core.loading import RulesError, ScenarioError
+from volva.simulator.core import enums as E
+from volva.simulator.core.batch import game_plan, new_batch_out, rotated
+from volva.simulator.core.loading import RulesError, ScenarioError
 
 CARDS = ["Coin", "Dice", "Rune"]
 

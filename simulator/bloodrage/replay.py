@@ -178,7 +178,7 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
 def replay_text(ruleset: Ruleset, lineup_names: list[str], lineup, master_seed: int, game_id: int = 0,
                 rotate: bool = True) -> str:
     """The log of game ``game_id`` of an experiment with ``master_seed`` (the same game `volva run` plays,
-    seat rotation included: api.game_plan)."""
+    seat rotation included: core.batch.game_plan)."""
     P = len(lineup)
     (r, _, seeds), = game_plan(master_seed, np.array([game_id]), P, rotate, rotation_period(list(lineup_names)))
     seed = int(seeds[0])

@@ -457,7 +457,7 @@ def load_blood_rage(name: str = "blood-rage", options: dict | None = None,
                  cards_path: Path | None = None, data_dir: Path = DATA_DIR,
                  patch=None) -> Ruleset:
     """Load and validate rule set ``name``; ``options`` override rules.toml [options];
-    ``patch`` is a card patch (TOML, format in :func:`simulator.patches.apply_card_patch`) applied to cards.csv.
+    ``patch`` is a card patch (TOML, format in :func:`simulator.bloodrage.patches.apply_card_patch`) applied to cards.csv.
 
     Raises RulesError for an unknown rule set, option or malformed file.
     """

@@ -74,11 +74,11 @@ class BatchOut(NamedTuple):
     picks: np.ndarray  #: int16[G, P, 3, MAX_PICKS] drafted card ids by age and pick, -1 padding
     rank: np.ndarray  #: int8[G, P] 1 = winner; tied clans share a rank
     n_turns: np.ndarray  #: int32[G] turns taken in Action phases (all ages)
-    violation: np.ndarray  #: int8[G] first invariant violated (invariants.INV_*), 0 none / not checked
+    violation: np.ndarray  #: int8[G] first invariant violated (INV_*: Blood Rage 1..31, Valhalla 33..63), 0 none
     fired: np.ndarray  #: int16[G, MAX_CARDS] times each card's text acted in the game (card ids = rows of cards.csv)
-    gods: np.ndarray  #: int8[G, 2] Gods of Ásgard in play (index into gods.toml), -1 without the module
+    gods: np.ndarray  #: int8[G, 2] Gods of Ásgard in play (gods.toml index), -1 none; Valhalla [G, 3]: each age's god
     god_fired: np.ndarray  #: int16[G, N_GODS_MAX] times each god's power acted
-    board_rag: np.ndarray  #: int16[G, P] figures on the board when Ragnarök begins, summed over the 3 ages
+    board_rag: np.ndarray  #: int16[G, P] figures on the board at Ragnarök (Valhalla: Prove Valor), summed over ages
     uses: np.ndarray  #: int16[G, P, MAX_USES] cards used in order, card * 16 + age * 4 + USE_*, -1 padding
     missions: np.ndarray  #: int8[G, P, MAX_MISSIONS] ages each Rainbow Bridge mission was completed in (0 without)
 

@@ -91,7 +91,7 @@ class VRuleset(CardLookup):
     sweep: str | None = None  # "gods" / "god-sets": games cycle through the god combinations
 
     def with_sweep(self, sweep: str | None) -> "VRuleset":
-        """A copy whose games sweep the god combinations (api.SWEEPS). Raises RulesError."""
+        """A copy whose games sweep the god combinations (sweep.SWEEPS). Raises RulesError."""
         from .sweep import SWEEPS
         if sweep is not None and sweep not in SWEEPS:
             raise RulesError(f"--sweep {sweep!r}; allowed: {', '.join(SWEEPS)}")
@@ -333,7 +333,7 @@ def read_card_rows(path: Path) -> list[dict]:
 
 
 def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) -> list[dict]:
-    """A card patch (the base game's format, simulator.patches.apply_card_patch, without ``ages``):
+    """A card patch (the base game's format, simulator.bloodrage.patches.apply_card_patch, without ``ages``):
     one table per card: set columns (``value = 4``, ``effects = "glory_on_win(3)"``), ``remove =
     true`` (no copies in the deck; the row stays, so card ids keep) or ``add = true`` (a new
     card; ``type`` and, but for a Monster, ``god`` required; copies default 1). Changed rows are

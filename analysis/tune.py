@@ -1,0 +1,335 @@
+"""`volva tune`: search a strategy's knobs (strategies/space.py) for the largest win share against
+a league of strategies, on common random numbers, then check the winner on fresh seeds.
+
+Evaluation. A candidate plays, against each league member o, every seat rotation of the lineup
+[candidate, o, o, ...] on ``blocks`` seeds (game g: rotation g mod P on seed index g div P, as
+``volva run``), so every candidate meets the same deals (common random numbers) and each
+comparison is paired. Its score against o is P x its win share (1.0 = par; ties share a win).
+The fitness is a soft minimum over the league, -T log(mean(exp(-s_o / T))) with T = 0.2, so a
+candidate cannot win by farming the weakest member: the opponents it does worst against count most.
+
+Search: Optuna's TPE sampler (seeded; it takes the mixed float, integer, yes/no and stat-order
+knobs as they are, where CMA-ES would need them relaxed to floats), started from greedy's values
+and from each league member's file. Trials are kept in ``OUT/tune.journal``: ``resume`` continues.
+
+Polish. The search's best is then refined by one-step moves (strategies.space.Knob.neighbours:
+each knob one step either way) on a second set of seeds: while some move improves the mean win
+share significantly (below), the largest improvement is taken (at most ``polish_rounds`` times).
+
+Checks, on a third set of seeds (fresh: derived from the tuning seed, used for no choice): the
+winner's win share against each league member with 95% intervals (seed blocks as the unit), and
+the one-step-deviation check: every one-step move, paired with the winner on the same seeds; a
+move "improves" when its difference in mean win share is above zero at the 5% level, one-sided,
+after Holm's correction over the moves (statsmodels), so a local optimum is not failed by the
+chance of one test in forty.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from volva.simulator import engines
+from volva.simulator.core.batch import game_plan, rotated
+from volva.strategies.space import SearchSpace, get_in, set_in
+
+TEMPERATURE = 0.2  #: of the soft minimum over the league (in units of P x win share)
+
+
+def win_share(rank: np.ndarray) -> np.ndarray:
+    """int8[G, P] ranks (1 = winner, ties share) -> float64[G, P] win share (1/k for k tied winners)."""
+    first = rank == 1
+    return first / np.maximum(first.sum(1, keepdims=True), 1)
+
+
+def soft_min(scores: np.ndarray, t: float = TEMPERATURE) -> float:
+    """-t log(mean(exp(-s/t))): the mean when scores agree, close to the minimum when one is low."""
+    s = np.asarray(scores, float)
+    m = s.min()
+    return float(m - t * math.log(np.mean(np.exp(-(s - m) / t))))
+
+
+@dataclass
+class League:
+    """The opponents: names and (kind, params) policies."""
+    names: list[str]
+    pols: list
+
+
+@dataclass
+class Evaluator:
+    """Plays a candidate against the league on fixed seeds (see the module doc)."""
+    rs: object
+    league: League
+    players: int
+    blocks: int  #: seed blocks per opponent (each block: one game per seat rotation)
+    games: int = 0  #: games played so far
+
+    def shares(self, pol, seed: int) -> np.ndarray:
+        """float64[n_opponents, blocks]: the candidate's mean win share over the P rotations of
+        each seed block, against each league member."""
+        P, B = self.players, self.blocks
+        out = np.zeros((len(self.league.pols), B))
+        for j, opp in enumerate(self.league.pols):
+            lineup = [pol] + [opp] * (P - 1)
+            for r, ids, seeds in game_plan(seed, np.arange(B * P), P, True, P):
+                b = engines.play_batch(self.rs, rotated(lineup, r), seeds, game_ids=ids, period=P)
+                out[j, ids // P] += win_share(b.rank)[:, r] / P  # the candidate sits in seat r
+                self.games += len(seeds)
+        return out
+
+
+def fitness(shares: np.ndarray, players: int) -> float:
+    """The soft minimum over opponents of P x mean win share."""
+    return soft_min(players * shares.mean(1))
+
+
+def block_interval(x: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of per-block values and its 95% normal interval (blocks are independent seeds)."""
+    x = np.asarray(x, float)
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return m, m - z * se, m + z * se
+
+
+@dataclass
+class TuneResult:
+    doc: dict  #: the best strategy document, provenance included
+    trials: list[dict] = field(default_factory=list)  #: per trial: number, fitness, knob values
+    fresh: list[dict] = field(default_factory=list)  #: per opponent: share and interval on fresh seeds
+    deviations: list[dict] = field(default_factory=list)  #: the one-step-deviation check
+    importances: dict = field(default_factory=dict)  #: knob -> |Spearman rho| with fitness over trials
+    polish: list[dict] = field(default_factory=list)  #: the one-step moves the polish took
+
+
+def _encode(knob, value):
+    return ",".join(value) if knob.kind == "choice" else value
+
+
+def _suggest(trial, knob):
+    if knob.kind == "float":
+        return trial.suggest_float(knob.key, knob.low, knob.high)
+    if knob.kind == "int":
+        return trial.suggest_int(knob.key, int(knob.low), int(knob.high))
+    if knob.kind == "bool":
+        return trial.suggest_categorical(knob.key, [False, True])
+    return trial.suggest_categorical(knob.key, [",".join(c) for c in knob.choices]).split(",")
+
+
+def start_points(space: SearchSpace, docs: list[dict]) -> list[dict]:
+    """Knob values of ``space.start`` and of each document (keys it lacks: the start's), in the
+    encoding Optuna stores (stat orders as 'a,b,c'); values outside a knob's range are clipped."""
+    out = []
+    for d in [space.start, *docs]:
+        vals = {}
+        for k in space.knobs:
+            v = get_in(d, k.key, get_in(space.start, k.key))
+            if k.kind in ("float", "int"):
+                v = min(max(float(v), k.low), k.high)
+                v = int(round(v)) if k.kind == "int" else v
+            elif k.kind == "choice" and list(v) not in [list(c) for c in k.choices]:
+                v = get_in(space.start, k.key)
+            vals[k.key] = _encode(k, list(v) if k.kind == "choice" else v)
+        if vals not in out:
+            out.append(vals)
+    return out
+
+
+def document(space: SearchSpace, params: dict) -> dict:
+    """The start document with the knob values of an Optuna ``params`` dict."""
+    doc = space.start
+    for k in space.knobs:
+        v = params[k.key]
+        doc = set_in(doc, k.key, v.split(",") if k.kind == "choice" else v)
+    return doc
+
+
+def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4, trials: int = 150,
+         blocks: int = 60, fresh_blocks: int = 500, seed: int = 1, name: str = "tuned", start_docs=(),
+         resume: bool = False, progress=None, check_deviations: bool = True, polish_rounds: int = 8,
+         polish_blocks: int = 150, say=None) -> TuneResult:
+    """Run a tuning study into ``out`` (see the module doc); returns the best document with its
+    checks. ``progress(done, total, best)`` is called after each trial, ``say(text)`` at each stage. Raises ValueError for a
+    league of fewer than one strategy or a journal from another study (without ``resume``:
+    ``out`` must not hold one)."""
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+    if not league.pols:
+        raise ValueError("--league: at least one strategy to tune against")
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out.mkdir(parents=True, exist_ok=True)
+    journal = out / "tune.journal"
+    if journal.exists() and not resume:
+        raise ValueError(f"{journal}: a tuning study is there already; pass --resume to continue it or --force")
+    storage = JournalStorage(JournalFileBackend(str(journal)))
+    study = optuna.create_study(study_name=name, storage=storage, direction="maximize", load_if_exists=True,
+                                sampler=optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(20, trials)))
+    ev = Evaluator(rs, league, players, blocks)
+    card_names = list(rs.card_names)
+    if len(study.trials) == 0:
+        for p in start_points(space, list(start_docs)):
+            study.enqueue_trial(p)
+
+    def objective(trial):
+        doc = document(space, {k.key: _encode(k, _suggest(trial, k)) for k in space.knobs})
+        return fitness(ev.shares(space.compile(doc, card_names), seed), players)
+
+    t0 = time.perf_counter()
+    done = len([t for t in study.trials if t.state.is_finished()])
+    while done < trials:
+        study.optimize(objective, n_trials=1)
+        done += 1
+        if progress is not None:
+            progress(done, trials, study.best_value)
+    wall = time.perf_counter() - t0
+    tune_games = ev.games
+    best = document(space, study.best_params)
+    say = say or (lambda text: None)
+    say(f"search done: best fitness {study.best_value:.3f}; polishing by one-step moves")
+    polish_ev = Evaluator(rs, league, players, polish_blocks)
+    polish_seed = (seed * 0x85EBCA77 + 0x2545F491) % 2**63  # a second seed set, for the polish's choices
+    best, moves = polish(space, best, polish_ev, polish_seed, card_names, polish_rounds) if polish_rounds \
+        else (best, [])
+    res = TuneResult(best)
+    res.polish = moves
+    res.trials = [{"trial": t.number, "fitness": t.value, **t.params} for t in study.trials if t.value is not None]
+    res.importances = importances(space, res.trials)
+    fresh_seed = (seed * 0x9E3779B1 + 0x7F4A7C15) % 2**63  # fresh seeds, derived from the tuning seed
+    say(f"polish took {len(moves)} move(s); checking on fresh seeds")
+    fresh_ev = Evaluator(rs, league, players, fresh_blocks)
+    base = fresh_ev.shares(space.compile(best, card_names), fresh_seed)
+    for j, n in enumerate(league.names):
+        m, lo, hi = block_interval(players * base[j])
+        res.fresh.append({"opponent": n, "score": m, "ci_low": lo, "ci_high": hi, "win_share": m / players})
+    if check_deviations:
+        res.deviations = deviations(space, best, base, fresh_ev, fresh_seed, card_names)
+    res.doc = dict(best, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
+    res.doc["provenance"] = _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, fresh_seed,
+                                        study.best_value, base, res, tune_games, fresh_ev.games, wall)
+    res.doc["provenance"]["polish"] = [f"{m['knob']}={m['value']} (+{m['delta']:.4f})" for m in moves]
+    res.doc["provenance"]["polish_seed_blocks"] = polish_blocks
+    res.doc["provenance"]["polish_games"] = polish_ev.games
+    return res
+
+
+def deviations(space, best: dict, base: np.ndarray, ev: Evaluator, seed: int, card_names) -> list[dict]:
+    """One step of each knob either way, paired with the best document on the same seeds: the
+    difference in mean win share (over opponents, per seed block), its 95% interval, the
+    one-sided p-value and Holm's adjustment over the moves; ``improves`` when that is below 5%."""
+    from scipy.stats import norm
+    from statsmodels.stats.multitest import multipletests
+    rows = []
+    for k in space.knobs:
+        for v in k.neighbours(get_in(best, k.key)):
+            d = ev.shares(space.compile(set_in(best, k.key, v), card_names), seed)
+            diff = (d - base).mean(0)
+            m, lo, hi = block_interval(diff)
+            se = (hi - m) / 1.96
+            p = float(norm.sf(m / se)) if se > 0 else (0.0 if m > 0 else 1.0)
+            rows.append({"knob": k.key, "value": ",".join(v) if isinstance(v, list) else v, "new": v, "delta": m,
+                         "ci_low": lo, "ci_high": hi, "p": p})
+    if rows:
+        reject, p_holm, _, _ = multipletests([r["p"] for r in rows], alpha=0.05, method="holm")
+        for r, rej, ph in zip(rows, reject, p_holm):
+            r["p_holm"] = float(ph)
+            r["improves"] = bool(rej and r["delta"] > 0)
+    return rows
+
+
+def polish(space, doc: dict, ev: Evaluator, seed: int, card_names, rounds: int) -> tuple[dict, list[dict]]:
+    """Take the largest significant one-step improvement (:func:`deviations`) until none is left
+    or ``rounds`` are done; returns the document and the moves taken."""
+    taken = []
+    base = ev.shares(space.compile(doc, card_names), seed)
+    for _ in range(rounds):
+        up = [r for r in deviations(space, doc, base, ev, seed, card_names) if r["improves"]]
+        if not up:
+            break
+        best = max(up, key=lambda r: r["delta"])
+        doc = set_in(doc, best["knob"], best["new"])
+        taken.append({k: best[k] for k in ("knob", "value", "delta", "ci_low", "ci_high", "p_holm")})
+        base = ev.shares(space.compile(doc, card_names), seed)
+    return doc, taken
+
+
+def importances(space: SearchSpace, trials: list[dict]) -> dict:
+    """knob -> |Spearman rho| of its value with the fitness over the trials (stat orders: by index)."""
+    from scipy.stats import spearmanr
+    if len(trials) < 5:
+        return {}
+    f = np.array([t["fitness"] for t in trials])
+    out = {}
+    for k in space.knobs:
+        raw = [t.get(k.key) for t in trials]
+        if k.kind == "choice":
+            codes = [",".join(c) for c in k.choices]
+            raw = [codes.index(x) if x in codes else -1 for x in raw]
+        x = np.array(raw, float)
+        rho = spearmanr(x, f).statistic if np.ptp(x) > 0 and np.ptp(f) > 0 else 0.0
+        out[k.key] = float(abs(rho)) if np.isfinite(rho) else 0.0
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, fresh_seed, best_fitness,
+                base, res, tune_games, check_games, wall) -> dict:
+    import numba
+    import optuna
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        volva = version("volva")
+    except PackageNotFoundError:
+        volva = "source"
+    dev = res.deviations
+    return {
+        "ruleset": rs.name, "engine": space.engine, "players": players, "league": list(league.names),
+        "trials": trials, "seed_blocks_per_opponent": blocks, "seed": seed,
+        "deviation_test": "one-sided 5%, Holm-corrected over the moves, seed blocks as the unit",
+        "games_per_trial": blocks * players * len(league.pols), "tuning_games": tune_games,
+        "tuning_seconds": round(wall, 1), "games_per_second": round(tune_games / wall) if wall > 0 else 0,
+        "fitness": round(float(best_fitness), 4), "fitness_rule": f"soft minimum over the league, T = {TEMPERATURE}",
+        "fresh_seed": fresh_seed, "fresh_seed_blocks": fresh_blocks, "fresh_games": check_games,
+        "fresh_win_share": {r["opponent"]: [round(r["win_share"], 4), round(r["ci_low"] / players, 4),
+                                            round(r["ci_high"] / players, 4)] for r in res.fresh},
+        "fresh_mean_win_share": round(float(base.mean()), 4),
+        "deviations_checked": len(dev), "deviations_improving": [f"{d['knob']}={d['value']}" for d in dev
+                                                                 if d["improves"]],
+        "one_step_deviation_check": "pass" if dev and not any(d["improves"] for d in dev) else
+        ("not run" if not dev else "fail"),
+        "versions": {"volva": volva, "numpy": np.__version__, "numba": numba.__version__,
+                     "optuna": optuna.__version__},
+        "sampler": f"optuna TPESampler(seed={seed})",
+    }
+
+
+def write_outputs(res: TuneResult, out: Path, name: str) -> list[Path]:
+    """The strategy file (OUT/NAME.toml), trials.csv, deviations.csv, importances.csv, tune.json."""
+    import pandas as pd
+    import tomli_w
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{name}.toml", out / "trials.csv", out / "deviations.csv", out / "importances.csv",
+             out / "tune.json"]
+    doc = json.loads(json.dumps(res.doc, default=float))  # numpy scalars -> plain numbers
+    paths[0].write_text(f"# {name}: written by volva tune (provenance below); a strategy file like any other\n"
+                        + tomli_w.dumps(_rounded(doc)))
+    pd.DataFrame(res.trials).to_csv(paths[1], index=False)
+    pd.DataFrame(res.deviations).drop(columns=["new"], errors="ignore").to_csv(paths[2], index=False)
+    pd.DataFrame({"knob": list(res.importances), "abs_spearman": list(res.importances.values())}).to_csv(
+        paths[3], index=False)
+    paths[4].write_text(json.dumps({"provenance": doc.get("provenance"), "fresh": res.fresh}, indent=1,
+                                   default=float) + "\n")
+    return paths
+
+
+def _rounded(x):
+    if isinstance(x, float):
+        return round(x, 4)
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return x

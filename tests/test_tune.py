@@ -1,0 +1,85 @@
+"""`volva tune` (analysis/tune.py, strategies/space.py): the fitness, the knobs, and small tuning
+runs of both rule sets that write a strategy file any other command reads back."""
+from __future__ import annotations
+
+import tomllib
+
+import numpy as np
+import pytest
+
+from volva.analysis.tune import League, fitness, soft_min, start_points, tune, win_share, write_outputs
+from volva.strategies.space import Knob, get_in, set_in, space_for
+
+
+def test_win_share_splits_ties():
+    rank = np.array([[1, 2, 3, 4], [1, 1, 3, 3], [2, 1, 3, 4]], np.int8)
+    np.testing.assert_allclose(win_share(rank), [[1, 0, 0, 0], [0.5, 0.5, 0, 0], [0, 1, 0, 0]])
+
+
+def test_soft_min_weights_the_worst_opponent():
+    assert soft_min([1.2, 1.2, 1.2]) == pytest.approx(1.2)
+    s = [2.0, 2.0, 0.4]
+    assert min(s) < soft_min(s) < np.mean(s) and soft_min(s) < 0.4 + 0.25
+    # farming the weakest opponent does not pay: +1 against one, -0.3 against another lowers it
+    assert soft_min([2.0, 1.0, 0.7]) < soft_min([1.0, 1.0, 1.0])
+    assert fitness(np.array([[0.25, 0.25], [0.25, 0.25]]), 4) == pytest.approx(1.0)
+
+
+def test_knob_neighbours_stay_in_range():
+    assert Knob("a", 0.0, 5.0).neighbours(5.0) == [4.5]
+    assert Knob("b", 0, 6, "int").neighbours(3) == [2, 4]
+    assert Knob("c", kind="bool").neighbours(True) == [False]
+    assert Knob("d", kind="choice", choices=(["x"], ["y"], ["z"])).neighbours(["y"]) == [["x"], ["z"]]
+    doc = set_in({"play": {"doom": 1.0}}, "draft.gods.thor", 2.0)
+    assert get_in(doc, "draft.gods.thor") == 2.0 and get_in(doc, "play.doom") == 1.0
+
+
+@pytest.mark.parametrize("engine", ["blood-rage", "valhalla"])
+def test_start_document_compiles_to_greedy(engine):
+    """The search starts from exactly the greedy strategy of each engine."""
+    from volva.strategies.lineup import resolve_for
+    from volva.simulator.engines import load_ruleset
+    sp = space_for(engine)
+    kind, params = sp.compile(sp.start, list(load_ruleset(engine).card_names))
+    gk, gp = resolve_for(engine)("greedy")
+    assert kind == gk and np.array_equal(params, gp)
+    assert len(start_points(sp, [sp.start])) == 1  # the same point is enqueued once
+
+
+@pytest.mark.slow
+def test_a_small_tuning_run_writes_a_strategy_file_that_loads(tmp_path):
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
+    from volva.strategies.spec import load_strategy
+    rs = load_ruleset()
+    lg = League(["greedy", "balanced"], [resolve("greedy"), resolve("balanced")])
+    kw = dict(trials=5, blocks=2, fresh_blocks=6, seed=5, name="tuned-test")
+    a = tune(rs, space_for("blood-rage"), lg, tmp_path / "a", **kw)
+    b = tune(rs, space_for("blood-rage"), lg, tmp_path / "b", **kw)
+    assert {k: v for k, v in a.doc.items() if k != "provenance"} == \
+        {k: v for k, v in b.doc.items() if k != "provenance"}  # a tuning run is a function of its seed
+    assert len(a.trials) == 5 and a.deviations and all(np.isfinite(d["delta"]) for d in a.deviations)
+    paths = write_outputs(a, tmp_path / "a", "tuned-test")
+    s = load_strategy(paths[0], list(rs.card_names))
+    assert s.name == "tuned-test"
+    prov = tomllib.loads(paths[0].read_text())["provenance"]
+    assert prov["league"] == ["greedy", "balanced"] and prov["tuning_games"] == 5 * 2 * 4 * 2
+    assert prov["one_step_deviation_check"] in ("pass", "fail") and prov["versions"]["optuna"]
+    with pytest.raises(ValueError, match="--resume"):
+        tune(rs, space_for("blood-rage"), lg, tmp_path / "a", **kw)
+    more = tune(rs, space_for("blood-rage"), lg, tmp_path / "a", **dict(kw, trials=7), resume=True,
+                check_deviations=False)
+    assert len(more.trials) == 7  # the journal kept the first five
+
+
+@pytest.mark.slow
+def test_valhalla_tuning_runs(tmp_path):
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.valhalla import resolve
+    rs = load_ruleset("valhalla")
+    lg = League(["greedy", "loki"], [resolve("greedy"), resolve("loki")])
+    res = tune(rs, space_for("valhalla"), lg, tmp_path, trials=3, blocks=2, fresh_blocks=4, seed=2, name="tv",
+               check_deviations=False)
+    from volva.strategies.valhalla import parse_strategy_doc
+    kind, params = parse_strategy_doc(res.doc, "tv", list(rs.card_names))
+    assert params.shape == resolve("greedy")[1].shape and res.fresh[0]["opponent"] == "greedy"
