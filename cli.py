@@ -16,7 +16,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -64,11 +64,11 @@ _SEED, _GAMES = _checked(session.check_seed), _checked(session.check_games)
 _BATCH, _PLAYERS = _checked(session.check_batch_size), _checked(session.check_players)
 
 Players = Annotated[int, typer.Option("--players", help="Clans per game, 2..5.", callback=_PLAYERS)]
-PlayersOverride = Annotated[Optional[int], typer.Option("--players", help="Override the clans per game.",
+PlayersOverride = Annotated[int | None, typer.Option("--players", help="Override the clans per game.",
                                                         callback=_PLAYERS)]
-Lineup = Annotated[Optional[str], typer.Option("--lineup", help="Comma-separated strategy per seat "
+Lineup = Annotated[str | None, typer.Option("--lineup", help="Comma-separated strategy per seat "
                                                "(default: all greedy).")]
-LineupOverride = Annotated[Optional[str], typer.Option("--lineup", help="Override the lineup (comma-separated).")]
+LineupOverride = Annotated[str | None, typer.Option("--lineup", help="Override the lineup (comma-separated).")]
 Seed = Annotated[int, typer.Option("--seed", help="Master seed; game g uses game_seeds(seed, g, 1).",
                                    callback=_SEED)]
 ReplaySeed = Annotated[int, typer.Option("--seed", help="Master seed of the run (default 1, as volva run).",
@@ -76,49 +76,49 @@ ReplaySeed = Annotated[int, typer.Option("--seed", help="Master seed of the run 
 ArmSeed = Annotated[int, typer.Option("--seed", help="Master seed (shared by both arms).", callback=_SEED)]
 TournamentSeed = Annotated[int, typer.Option("--seed", help="Master seed (the same seeds for every combination).",
                                              callback=_SEED)]
-SeedOverride = Annotated[Optional[int], typer.Option("--seed", help="Override the experiment's master seed.",
+SeedOverride = Annotated[int | None, typer.Option("--seed", help="Override the experiment's master seed.",
                                                      callback=_SEED)]
 Games = Annotated[int, typer.Option("--games", help="Games to play.", callback=_GAMES)]
 ArmGames = Annotated[int, typer.Option("--games", help="Games per arm (the same games in both).", callback=_GAMES)]
 TournamentGames = Annotated[int, typer.Option("--games", help="Games per combination (rounded up to a multiple "
                                               "of --players).", callback=_GAMES)]
-GamesOverride = Annotated[Optional[int], typer.Option("--games", help="Override the experiment's games.",
+GamesOverride = Annotated[int | None, typer.Option("--games", help="Override the experiment's games.",
                                                       callback=_GAMES)]
 BatchSize = Annotated[int, typer.Option("--batch-size", help="Games per kernel call / Parquet row group.",
                                         callback=_BATCH)]
 ArmBatchSize = Annotated[int, typer.Option("--batch-size", help="Games per batch.", callback=_BATCH)]
-BatchSizeOverride = Annotated[Optional[int], typer.Option("--batch-size", help="Override the games per batch.",
+BatchSizeOverride = Annotated[int | None, typer.Option("--batch-size", help="Override the games per batch.",
                                                           callback=_BATCH)]
-Options = Annotated[Optional[list[str]], typer.Option("--option", help="Rule option key=value (repeatable).")]
-Modules = Annotated[Optional[list[str]], typer.Option("--module", help="Rule module (repeatable): gods-of-asgard.")]
+Options = Annotated[list[str] | None, typer.Option("--option", help="Rule option key=value (repeatable).")]
+Modules = Annotated[list[str] | None, typer.Option("--module", help="Rule module (repeatable): gods-of-asgard.")]
 Ruleset = Annotated[str, typer.Option("--ruleset", help="Rule set directory under simulator/data/.")]
-RulesetOverride = Annotated[Optional[str], typer.Option("--ruleset", help="Override the rule set (blood-rage, "
+RulesetOverride = Annotated[str | None, typer.Option("--ruleset", help="Override the rule set (blood-rage, "
                                                         "valhalla).")]
 StrategiesRuleset = Annotated[str, typer.Option("--ruleset", help="blood-rage or valhalla (its own strategies).")]
-Threads = Annotated[Optional[int], typer.Option("--threads", help="Numba threads (default: numba's).")]
+Threads = Annotated[int | None, typer.Option("--threads", help="Numba threads (default: numba's).")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the results already in OUT.")]
 ForceTables = Annotated[bool, typer.Option("--force", help="Replace the tables already in OUT.")]
 Rotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="Rotate the lineup through the seats on shared "
                                       "seeds (game g: rotation g mod P).")]
 ArmRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="Seat rotation on shared seeds.")]
 ReplayRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="As the run: seat rotation on or off.")]
-Patch = Annotated[Optional[list[Path]], typer.Option("--patch", help="Card patch file (TOML, repeatable).")]
-ReplayPatch = Annotated[Optional[list[Path]], typer.Option("--patch", help="As the run: card patch file(s).")]
+Patch = Annotated[list[Path] | None, typer.Option("--patch", help="Card patch file (TOML, repeatable).")]
+ReplayPatch = Annotated[list[Path] | None, typer.Option("--patch", help="As the run: card patch file(s).")]
 VariantPatch = Annotated[list[Path], typer.Option("--patch", help="Card patch (TOML) of the variant arm "
                                                   "(repeatable).")]
-Sweep = Annotated[Optional[str], typer.Option("--sweep", help="Valhalla: cycle the games through every ordered god "
+Sweep = Annotated[str | None, typer.Option("--sweep", help="Valhalla: cycle the games through every ordered god "
                                               "combination (gods: 60) or set of 3 (god-sets: 10).")]
-ReplaySweep = Annotated[Optional[str], typer.Option("--sweep", help="As the run: Valhalla god sweep (gods, "
+ReplaySweep = Annotated[str | None, typer.Option("--sweep", help="As the run: Valhalla god sweep (gods, "
                                                     "god-sets).")]
-StudySweep = Annotated[Optional[str], typer.Option("--sweep", help="Valhalla god sweep: gods (60 ordered) or "
+StudySweep = Annotated[str | None, typer.Option("--sweep", help="Valhalla god sweep: gods (60 ordered) or "
                                                    "god-sets (10).")]
-Mode = Annotated[Optional[str], typer.Option("--mode", help="rainbow-bridge: a Blood Rage game, then a Valhalla game "
+Mode = Annotated[str | None, typer.Option("--mode", help="rainbow-bridge: a Blood Rage game, then a Valhalla game "
                                              "with starting Glory 12/8/4/0; lineup items BASE:VALHALLA.")]
-ReplayMode = Annotated[Optional[str], typer.Option("--mode", help="As the run: rainbow-bridge.")]
-StudyMode = Annotated[Optional[str], typer.Option("--mode", help="rainbow-bridge: Blood Rage then Valhalla.")]
+ReplayMode = Annotated[str | None, typer.Option("--mode", help="As the run: rainbow-bridge.")]
+StudyMode = Annotated[str | None, typer.Option("--mode", help="rainbow-bridge: Blood Rage then Valhalla.")]
 KeepRows = Annotated[bool, typer.Option("--keep-rows/--no-keep-rows", help="Write clans/picks/plays.parquet "
                                         "(stats/ is always written).")]
-KeepRowsOverride = Annotated[Optional[bool], typer.Option("--keep-rows/--no-keep-rows", help="Also write the row "
+KeepRowsOverride = Annotated[bool | None, typer.Option("--keep-rows/--no-keep-rows", help="Also write the row "
                                                           "files (default: the experiment's, off).")]
 Resume = Annotated[bool, typer.Option("--resume", help="Continue a stopped --no-keep-rows run in OUT.")]
 StudyResume = Annotated[bool, typer.Option("--resume", help="Continue a stopped study in OUT (same experiment).")]
@@ -127,9 +127,9 @@ StudyOut = Annotated[Path, typer.Option("--out", help="Run directory; the report
 CompareOut = Annotated[Path, typer.Option("--out", help="Output directory: baseline/, variant/, compare_*.csv.")]
 AblateOut = Annotated[Path, typer.Option("--out", help="Output directory: forced/, banned/, ablate.csv.")]
 ReportOut = Annotated[Path, typer.Option("--out", help="Report directory (created if missing).")]
-TournamentOut = Annotated[Optional[Path], typer.Option("--out", help="Also write tournament.csv and "
+TournamentOut = Annotated[Path | None, typer.Option("--out", help="Also write tournament.csv and "
                                                        "head_to_head.csv here.")]
-ScenarioOut = Annotated[Optional[Path], typer.Option("--out", help="Also write the JSON result to this file.")]
+ScenarioOut = Annotated[Path | None, typer.Option("--out", help="Also write the JSON result to this file.")]
 
 
 def _print_version(value: bool) -> None:
@@ -149,10 +149,10 @@ def _main(
 # --------------------------------------------------------------------------- output helpers
 
 @contextlib.contextmanager
-def _progress(description: str, total: int, completed: int = 0):
-    """A progress bar on stderr; yields advance(n)."""
+def _progress(description: str, total: int, completed: int = 0, unit: str = "games"):
+    """A progress bar on stderr (rate in ``unit``/s, ETA); yields advance(n)."""
     from rich.console import Console
-    with console.progress(Console(stderr=True)) as prog:
+    with console.progress(Console(stderr=True), unit) as prog:
         task = prog.add_task(description, total=total, completed=completed)
         yield lambda n: prog.update(task, advance=n)
 
@@ -293,7 +293,7 @@ def report(
 
 @app.command()
 def study(
-    experiment: Annotated[Optional[Path], typer.Argument(
+    experiment: Annotated[Path | None, typer.Argument(
         help="Experiment file (TOML; format in analysis/experiment.py). "
              "Default: the main job (4 archetypes, 200,000 games).")] = None,
     out: StudyOut = Path("runs/study"),
@@ -388,7 +388,7 @@ def ablate(
     games: ArmGames = 20_000,
     seed: ArmSeed = 1,
     out: AblateOut = ...,
-    age: Annotated[Optional[list[int]], typer.Option("--age", help="Only the card's copies of this age "
+    age: Annotated[list[int] | None, typer.Option("--age", help="Only the card's copies of this age "
                                                      "(repeatable).")] = None,
     ban: Annotated[str, typer.Option("--ban", help="How the banned arm bans it: 'removed' (out of the deck) or "
                                      "'dealt' (dealt, but no clan may draft it: the same deals).")] = "removed",
@@ -532,7 +532,7 @@ def tune(
     out: RunOut,
     ruleset: Ruleset = "blood-rage",
     players: Players = 4,
-    league: Annotated[Optional[str], typer.Option("--league", help="Comma-separated opponents (names or *.toml "
+    league: Annotated[str | None, typer.Option("--league", help="Comma-separated opponents (names or *.toml "
                                                   "files; default: every library strategy but random).")] = None,
     trials: Annotated[int, typer.Option("--trials", min=1, help="Candidates the search tries.")] = 150,
     blocks: Annotated[int, typer.Option("--seed-blocks", min=1, help="Seed blocks per opponent per candidate "
@@ -541,6 +541,8 @@ def tune(
                                               "the checks of the winner.")] = 500,
     polish_rounds: Annotated[int, typer.Option("--polish-rounds", min=0, help="One-step moves at most after the "
                                                "search (0: none).")] = 8,
+    polish_blocks: Annotated[int, typer.Option("--polish-blocks", min=2, help="Seed blocks per opponent for the "
+                                               "polish's choices (its own seeds).")] = 300,
     name: Annotated[str, typer.Option("--name", help="Name of the tuned strategy (OUT/NAME.toml).")] = "tuned",
     seed: Seed = 1,
     option: Options = None,
@@ -561,15 +563,17 @@ def tune(
         elif not (out / "tune.journal").is_file():
             raise session.UsageError(f"--resume: {out / 'tune.journal'}: file not found (nothing to resume)")
         session.set_threads(threads)
-    from volva.analysis.tune import tune as run_tune, write_outputs
+    from volva.analysis.tune import tune as run_tune
+    from volva.analysis.tune import write_outputs
     from volva.reports.tune import build_tune_report
     _err(f"tuning {name} for {rs.name}, {players} players, against {len(lg.names)} strategies: "
          f"{blocks * players * len(lg.names):,} games per candidate")
-    with _progress("trials", trials) as advance:
+    with _progress("trials", trials, unit="trials") as advance:
         try:
             res = run_tune(rs, space, lg, out, players=players, trials=trials, blocks=blocks,
                            fresh_blocks=check_blocks, seed=seed, name=name, start_docs=docs, resume=resume,
-                           polish_rounds=polish_rounds, progress=lambda d, n, b: advance(1), say=_err)
+                           polish_rounds=polish_rounds, polish_blocks=polish_blocks,
+                           progress=lambda d, n, b: advance(1), say=_err)
         except ValueError as exc:
             _fail(str(exc))
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)

@@ -21,6 +21,12 @@ import pandas as pd
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
+from volva.analysis.records import (  # noqa: F401  (CLANS_NEEDED, PICKS_NEEDED, RunDataError: re-exported)
+    CLANS_NEEDED,
+    PICKS_NEEDED,
+    RunDataError,
+    read_parquet_columns,
+)
 from volva.analysis.suffstats import SUMS, WIN_UNIT, Stats
 from volva.simulator.core import enums as E
 
@@ -29,12 +35,6 @@ ALPHA = 0.05
 GLORY_SOURCES = tuple(E.GLORY_SOURCE_NAMES)
 GLORY_COLUMNS = [f"glory_{s}" for s in GLORY_SOURCES]
 STAT_LETTERS = {"rage": "R", "axes": "A", "horns": "H"}
-
-
-
-from volva.analysis.records import (CLANS_NEEDED, PICKS_NEEDED, RunDataError,  # noqa: F401  (re-exported)
-                              read_parquet_columns)
-
 
 # --------------------------------------------------------------------------- loading
 

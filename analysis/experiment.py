@@ -70,7 +70,7 @@ class Experiment:
     lineup_given: bool = False  # False: the lineup follows players / ruleset / mode
     source: str = "(built-in default)"
 
-    def with_(self, **kw) -> "Experiment":
+    def with_(self, **kw) -> Experiment:
         out = replace(self, **{k: v for k, v in kw.items() if v is not None})
         if kw.get("lineup") is not None:
             out = replace(out, lineup_given=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import platform
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def volva_version() -> str:
@@ -23,7 +23,7 @@ def versions_line() -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_rows, **extra) -> dict:
@@ -31,6 +31,7 @@ def meta(rs, names, players, games, seed, batch_size, option_args, rotate, keep_
     (experiment, arm ...); the sweep and the mode are the rule set's own."""
     import numba
     import numpy as np
+
     from volva.simulator import engines
     base = getattr(rs, "base", None)  # a game of two engines (--mode): its first game's rule set
     m = {

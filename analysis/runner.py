@@ -40,8 +40,8 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
                       points: np.ndarray | None) -> Frames:
     """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
     and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
-    from volva.simulator.core.batch import game_plan, rotated, rotation_period
     from volva.simulator import engines
+    from volva.simulator.core.batch import game_plan, rotated, rotation_period
     P = len(pols)
     cp, pp, up = [], [], []
     period = rotation_period(names) if rotate else 1

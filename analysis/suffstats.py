@@ -299,7 +299,7 @@ class Stats:
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
 
-    def add(self, other: "Stats") -> "Stats":
+    def add(self, other: Stats) -> Stats:
         """Add ``other``'s sums into self (in place); returns self."""
         for k in KEYS:
             parts = [t for t in (self.tables[k], other.tables[k]) if len(t)]
@@ -310,7 +310,7 @@ class Stats:
         self.game = self.game or dict(other.game)
         return self
 
-    def equals(self, other: "Stats") -> bool:
+    def equals(self, other: Stats) -> bool:
         """True if every table holds the same sums (row order as stored: sorted by keys)."""
         return self.games == other.games and all(
             self.tables[k].reset_index(drop=True).equals(other.tables[k].reset_index(drop=True)) for k in KEYS)
@@ -320,7 +320,7 @@ class Stats:
     @classmethod
     def from_frames(cls, clans: pd.DataFrame, picks: pd.DataFrame | None = None,
                     uses: pd.DataFrame | None = None, card_gods: dict | None = None,
-                    points: np.ndarray | None = None) -> "Stats":
+                    points: np.ndarray | None = None) -> Stats:
         """Sums of one batch.
 
         clans: rows of ``clans.parquet`` (CLANS_COLUMNS); picks: ``picks.parquet`` rows
@@ -450,7 +450,7 @@ class Stats:
         shutil.rmtree(old, ignore_errors=True)
 
     @classmethod
-    def load(cls, run_dir: Path) -> "Stats":
+    def load(cls, run_dir: Path) -> Stats:
         """Read ``run_dir/stats/``. Raises StatsError naming the file."""
         import pyarrow as pa
         import pyarrow.parquet as pq

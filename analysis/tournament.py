@@ -19,7 +19,7 @@ and the column strategy played.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd

@@ -186,8 +186,11 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
         done += 1
         if progress is not None:
             progress(done, trials, study.best_value)
-    wall = time.perf_counter() - t0
-    tune_games = ev.games
+    finished = [t for t in study.trials if t.state.is_finished()]
+    # the whole search, this call's trials and any resumed ones: each trial plays the same number of games
+    tune_games = len(finished) * blocks * players * len(league.pols)
+    wall = sum((t.duration.total_seconds() for t in finished if t.duration is not None), 0.0) or \
+        time.perf_counter() - t0
     best = document(space, study.best_params)
     say = say or (lambda text: None)
     say(f"search done: best fitness {study.best_value:.3f}; polishing by one-step moves")
@@ -277,9 +280,10 @@ def importances(space: SearchSpace, trials: list[dict]) -> dict:
 
 def _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, fresh_seed, best_fitness,
                 base, res, tune_games, check_games, wall) -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
     import numba
     import optuna
-    from importlib.metadata import PackageNotFoundError, version
     try:
         volva = version("volva")
     except PackageNotFoundError:

@@ -57,6 +57,7 @@ def main() -> None:
     lineup = (a.lineup or ",".join(["greedy"] * a.players)).split(",")
 
     import numba
+
     from volva.simulator import engines
     from volva.strategies.lineup import resolve_for
 

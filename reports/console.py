@@ -22,15 +22,23 @@ def win_tables(st) -> list:
     return tables
 
 
-def progress(console):
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+def progress(console, unit: str = "games"):
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class GamesPerSecond(ProgressColumn):
         def render(self, task):
             done, el = task.completed, task.elapsed
-            return Text(f"{done / el:,.0f} games/s" if el and done else "- games/s")
+            rate = done / el if el and done else 0
+            return Text(f"{rate:,.{0 if rate >= 10 else 2}f} {unit}/s" if rate else f"- {unit}/s")
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
                     TimeElapsedColumn(), TimeRemainingColumn(), console=console)

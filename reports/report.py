@@ -613,8 +613,9 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                                  "glory_kept": ".1f", "n_played": ",.0f", "n_kept": ",.0f"}))
     ct = res["cards"]
     if ct is not None and len(ct):
-        cols = ["strategy", "age", "card", *[c for c in ("type", "god", "value") if c in ct.columns], "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
-                "ci_high", "n_not", "win_rate_not", "iwd", "z", "p_adj", "p_holm", "significant", "small"]
+        cols = ["strategy", "age", "card", *[c for c in ("type", "god", "value") if c in ct.columns], "times_drafted",
+                "ata", "n_drafted", "win_rate_drafted", "ci_low", "ci_high", "n_not", "win_rate_not", "iwd", "z",
+                "p_adj", "p_holm", "significant", "small"]
         ct = ct.sort_values(["strategy", "iwd"], ascending=[True, False])[cols]
         parts.append("<h3>Every strategy: drafted vs not drafted</h3>")
         parts.append(_fmt_table(ct, ("win_rate_drafted", "ci_low", "ci_high", "win_rate_not", "iwd"),

@@ -17,7 +17,6 @@ import numpy as np
 from .core import enums as E
 
 
-
 def starting_glory(rank: np.ndarray, table=(12, 8, 4)) -> np.ndarray:
     """int8[G, P] Blood Rage ranks (1 = winner, ties share) -> int16[G, P] starting Glory: 12 for
     the winner(s), 8 for second, 4 for third, 0 for everyone else ("Starting Glory From Blood

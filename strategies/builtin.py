@@ -14,7 +14,6 @@ from volva.simulator.core import enums as E
 
 from .spec import greedy_defaults, library, load_strategy
 
-
 #: name -> (POL_* kind, float64[N_PARAMS] default parameters); treat as read-only.
 BUILTIN: dict[str, tuple[int, np.ndarray]] = {
     "random": (E.POL_RANDOM, np.zeros(E.N_PARAMS, np.float64)),

@@ -8,8 +8,8 @@ engines): a new engine adds a resolver, a library and a default lineup here (or 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from . import builtin, valhalla
 

@@ -7,13 +7,13 @@ directly.  Province and fjord indices follow simulator/data/blood-rage/board.tom
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
+from volva.simulator.bloodrage.state import G_AGE, G_LOG_N, G_NP, init_state_nb, new_state
 from volva.simulator.core import enums as E
 from volva.simulator.engines import load_ruleset
-from volva.simulator.bloodrage.state import G_AGE, G_LOG_N, G_NP, init_state_nb, new_state
 from volva.strategies.builtin import resolve
 
 # provinces (DIGEST §1.2)
@@ -24,7 +24,7 @@ WARRIORS = list(range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS))
 M0, M1 = E.FIG_MONSTER0, E.FIG_MONSTER0 + 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(**options):
     return load_ruleset(options=options or None)
 

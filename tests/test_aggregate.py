@@ -260,7 +260,7 @@ def test_sums_do_not_depend_on_batching():
     for size in (37, 250, 1200):
         parts = Stats()
         for first in range(0, 1200, size):
-            sel = lambda d: d[(d["game_id"] >= first) & (d["game_id"] < first + size)]  # noqa: E731
+            sel = lambda d, a=first, b=first + size: d[(d["game_id"] >= a) & (d["game_id"] < b)]  # noqa: E731
             parts.add(Stats.from_frames(sel(clans), sel(picks), sel(uses), gods, pts))
         assert parts.equals(whole), size
     # and the tables agree with a direct pandas computation

@@ -260,8 +260,9 @@ def _truncate_to_first_batch(out, exp_file):
 
 def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
     """Ctrl-C after the first batch: exit 130, stats/ and run.json hold that batch, --resume works."""
-    import volva.simulator.engines as engines
     from conftest import make_batch
+
+    import volva.simulator.engines as engines
     calls = []
 
     def flaky(ruleset, lineup, seeds, check=False):
@@ -289,8 +290,9 @@ def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch)
     import os
     import signal
 
-    import volva.simulator.engines as engines
     from conftest import make_batch
+
+    import volva.simulator.engines as engines
     calls = []
 
     def playing(ruleset, lineup, seeds, check=False):

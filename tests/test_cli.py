@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from volva.analysis.records import CLANS_COLUMNS, PICKS_COLUMNS
-from volva.cli import app, parse_option, UsageError
+from volva.cli import UsageError, app, parse_option
 from volva.simulator.core import enums as E
 
 runner = CliRunner()
@@ -158,8 +158,9 @@ def test_run_writes_files_in_batches(tmp_path, fake_play_batch):
 
 
 def test_interrupted_run_keeps_partial_results(tmp_path, monkeypatch):
-    import volva.simulator.engines as engines
     from conftest import make_batch
+
+    import volva.simulator.engines as engines
     n = []
 
     def flaky(ruleset, lineup, seeds, parallel=True):
@@ -231,8 +232,7 @@ def test_results_do_not_depend_on_batch_size_or_threads(tmp_path):
 @pytest.mark.slow
 def test_replay_every_game_formats():
     """Every event of 60 games (all card texts) formats to text: no detail code breaks the log."""
-    from volva.simulator.engines import replay_text
-    from volva.simulator.engines import load_ruleset
+    from volva.simulator.engines import load_ruleset, replay_text
     from volva.strategies.builtin import resolve
     rs = load_ruleset()
     for lineup in (["greedy"] * 4, ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"]):

@@ -11,8 +11,9 @@ from volva.simulator import engines
 
 @pytest.fixture
 def toy():
-    from volva.strategies import lineup
     import toy_engine
+
+    from volva.strategies import lineup
     engines.register(engines.Engine("toy", "toy_engine", "Toy game", (2, 3)), ("toy",))
     old = dict(lineup._RESOLVERS)
     lineup.register("toy", toy_engine.resolve)

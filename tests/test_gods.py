@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from volva.simulator.core import enums as E
-from volva.simulator.engines import load_ruleset
 from volva.simulator.core.loading import ScenarioError
+from volva.simulator.engines import load_ruleset
 from volva.strategies.lineup import run_scenario
 
 GODS_DIR = Path(__file__).parent / "scenarios" / "gods"

@@ -9,9 +9,19 @@ import numpy as np
 import pytest
 
 from volva.simulator import engines
-from volva.simulator.core import enums as E
-from volva.simulator.bloodrage.invariants import (INV_CARDS, INV_DESTROYED, INV_HORNS, INV_MONSTER, INV_NAMES, INV_OK, INV_RAGE, INV_VILLAGES, check_invariants_nb)
+from volva.simulator.bloodrage.invariants import (
+    INV_CARDS,
+    INV_DESTROYED,
+    INV_HORNS,
+    INV_MONSTER,
+    INV_NAMES,
+    INV_OK,
+    INV_RAGE,
+    INV_VILLAGES,
+    check_invariants_nb,
+)
 from volva.simulator.bloodrage.state import G_AGE, G_PHASE, G_TURNS
+from volva.simulator.core import enums as E
 from volva.strategies.builtin import resolve
 
 LINEUPS = {

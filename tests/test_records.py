@@ -4,14 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import make_batch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from volva.analysis import records as R
 from volva.simulator.core import enums as E
 from volva.simulator.engines import load_ruleset
-
-from conftest import make_batch
 
 
 def _one_game(P=3):

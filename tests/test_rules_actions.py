@@ -2,14 +2,38 @@
 from __future__ import annotations
 
 import pytest
+from scenario import (
+    ANDLANG,
+    ANGERBODA,
+    EAST,
+    ELVAGAR,
+    GIMLE,
+    HORGR,
+    M0,
+    M1,
+    MUSPELHEIM,
+    MYRKULOR,
+    NORTH,
+    SOUTH,
+    UTGARD,
+    WARRIORS,
+    WEST,
+    YGG,
+    blank,
+    card,
+    discards,
+    give,
+    legal,
+    log,
+    monster,
+    place,
+    policies,
+    rules,
+)
 
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.actions import do_action_nb, invade_nb, march_nb, upgrade_nb
 from volva.simulator.bloodrage.board import invade_cost_nb, upgrade_cost_nb
-
-from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, M1, MUSPELHEIM, MYRKULOR,
-                      NORTH, SOUTH, UTGARD, WARRIORS, WEST, YGG, blank, card, discards, give, legal,
-                      log, monster, place, policies, rules)
+from volva.simulator.core import enums as E
 
 W = WARRIORS[0]
 PROVS = list(range(9))

@@ -3,15 +3,36 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import (
+    ANDLANG,
+    ANGERBODA,
+    EAST,
+    ELVAGAR,
+    GIMLE,
+    HORGR,
+    M0,
+    MUSPELHEIM,
+    NORTH,
+    SOUTH,
+    UTGARD,
+    WARRIORS,
+    YGG,
+    blank,
+    card,
+    discards,
+    give,
+    hand,
+    log,
+    monster,
+    place,
+    policies,
+    rules,
+)
 
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.battle import battle_nb
-from volva.simulator.bloodrage.pillage import call_to_battle_nb, pillage_nb
 from volva.simulator.bloodrage.board import clan_str_nb
-
-from scenario import (ANDLANG, ANGERBODA, EAST, ELVAGAR, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH,
-                      UTGARD, WARRIORS, YGG, blank, card, discards, give, hand, log, monster, place,
-                      policies, rules)
+from volva.simulator.bloodrage.pillage import call_to_battle_nb, pillage_nb
+from volva.simulator.core import enums as E
 
 W = WARRIORS[0]
 

@@ -3,17 +3,35 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import (
+    ANDLANG,
+    EAST,
+    GIMLE,
+    HORGR,
+    M0,
+    MUSPELHEIM,
+    NORTH,
+    SOUTH,
+    UTGARD,
+    WARRIORS,
+    YGG,
+    blank,
+    card,
+    legal,
+    log,
+    monster,
+    place,
+    policies,
+    rules,
+)
 
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.actions import invade_nb
 from volva.simulator.bloodrage.battle import battle_nb
-from volva.simulator.bloodrage.pillage import call_to_battle_nb
 from volva.simulator.bloodrage.board import clan_str_nb, upgrade_cost_nb
 from volva.simulator.bloodrage.phases import action_phase_nb, end_age_nb, end_game_nb, ragnarok_nb
+from volva.simulator.bloodrage.pillage import call_to_battle_nb
 from volva.simulator.bloodrage.state import G_FIRST
-
-from scenario import (ANDLANG, EAST, GIMLE, HORGR, M0, MUSPELHEIM, NORTH, SOUTH, UTGARD, WARRIORS, YGG,
-                      blank, card, legal, log, monster, place, policies, rules)
+from volva.simulator.core import enums as E
 
 W = WARRIORS[0]
 

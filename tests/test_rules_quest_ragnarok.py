@@ -3,12 +3,30 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario import (
+    ANDLANG,
+    ANGERBODA,
+    ELVAGAR,
+    GIMLE,
+    HORGR,
+    M0,
+    MYRKULOR,
+    NORTH,
+    SOUTH,
+    WARRIORS,
+    WEST,
+    YGG,
+    blank,
+    card,
+    discards,
+    monster,
+    place,
+    policies,
+    rules,
+)
 
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.phases import quest_phase_nb, ragnarok_nb, release_nb
-
-from scenario import (ANDLANG, ANGERBODA, ELVAGAR, GIMLE, HORGR, M0, MYRKULOR, NORTH, SOUTH, WARRIORS,
-                      WEST, YGG, blank, card, discards, monster, place, policies, rules)
+from volva.simulator.core import enums as E
 
 W = WARRIORS[0]
 

@@ -5,12 +5,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from scenario import blank, card, discards, fresh, give, hand, log, policies, rules
 
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.phases import discard_phase_nb, draft_nb, end_game_nb, setup_nb
 from volva.simulator.bloodrage.state import G_AGE, G_DISCARD_N, G_FIRST
-
-from scenario import blank, fresh, card, discards, give, hand, log, policies, rules
+from volva.simulator.core import enums as E
 
 
 def setup_state(n, seed):

@@ -2,7 +2,6 @@
 what is allowed; rule options; a card added by editing the data file alone (issue 3 §1)."""
 import shutil
 
-import numpy as np
 import pytest
 
 from volva.simulator import engines

@@ -5,13 +5,13 @@ check per draft knob; each cites what it checks.
 """
 import numpy as np
 import pytest
+from scenario import GIMLE, blank, card, give, place, rules
 
 from volva.analysis.records import clans_frame
 from volva.simulator import engines
-from volva.simulator.core import enums as E
 from volva.simulator.bloodrage.policy import choose_card_nb, effective_params_nb
 from volva.simulator.bloodrage.state import G_AGE
-from scenario import GIMLE, blank, card, give, place, rules
+from volva.simulator.core import enums as E
 from volva.strategies.spec import greedy_defaults, parse_strategy
 
 W = E.FIG_WARRIOR0

@@ -37,8 +37,8 @@ def test_knob_neighbours_stay_in_range():
 @pytest.mark.parametrize("engine", ["blood-rage", "valhalla"])
 def test_start_document_compiles_to_greedy(engine):
     """The search starts from exactly the greedy strategy of each engine."""
-    from volva.strategies.lineup import resolve_for
     from volva.simulator.engines import load_ruleset
+    from volva.strategies.lineup import resolve_for
     sp = space_for(engine)
     kind, params = sp.compile(sp.start, list(load_ruleset(engine).card_names))
     gk, gp = resolve_for(engine)("greedy")

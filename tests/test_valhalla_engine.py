@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 from volva.cli import app
 from volva.simulator.core import enums as E
 from volva.simulator.core.batch import game_seeds
-from volva.simulator.rainbow import RainbowBridge, starting_glory
-from volva.strategies.lineup import resolve_pair
 from volva.simulator.core.loading import DATA_DIR, RulesError
 from volva.simulator.engines import load_ruleset
+from volva.simulator.rainbow import RainbowBridge, starting_glory
 from volva.simulator.valhalla.api import god_plan_for, play_batch, play_game, sweep_combos
 from volva.simulator.valhalla.invariants import INV_NAMES
+from volva.strategies.lineup import resolve_pair
 from volva.strategies.valhalla import builtin, resolve
 
 runner = CliRunner()

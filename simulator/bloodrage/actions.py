@@ -7,12 +7,23 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .pillage import pillage_nb
-from .board import (can_enter_nb, card_op_index_nb, fjord_loc_of_nb, horns_nb, invade_cost_nb,
-                    is_shiplike_nb, monster_card_nb, occupancy_nb, on_board_nb, present_nb, upgrade_cost_nb,
-                    upgrade_with_op_nb)
+from .board import (
+    can_enter_nb,
+    card_op_index_nb,
+    fjord_loc_of_nb,
+    horns_nb,
+    invade_cost_nb,
+    is_shiplike_nb,
+    monster_card_nb,
+    occupancy_nb,
+    on_board_nb,
+    present_nb,
+    upgrade_cost_nb,
+    upgrade_with_op_nb,
+)
 from .clan import discard_nb, take_from_hand_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
+from .pillage import pillage_nb
 from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
 from .state import G_NP, log_nb, note_use_nb
 

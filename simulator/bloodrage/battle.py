@@ -10,8 +10,16 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .board import (card_op_index_nb, card_value_nb, clan_str_nb, fig_str_nb, fjord_loc_of_nb, monster_card_nb,
-                    present_nb, upgrade_with_op_nb)
+from .board import (
+    card_op_index_nb,
+    card_value_nb,
+    clan_str_nb,
+    fig_str_nb,
+    fjord_loc_of_nb,
+    monster_card_nb,
+    present_nb,
+    upgrade_with_op_nb,
+)
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, take_from_hand_nb, total_glory_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb

@@ -8,11 +8,19 @@ logs EV_TEXT and counts in S.fired[card].
 from numba import njit
 
 from ..core import enums as E
-from .board import (card_op_index_nb, fjord_loc_of_nb, horns_nb, is_shiplike_nb, monster_card_nb, occupied_nb,
-                    on_board_nb, upgrade_with_op_nb)
+from .board import (
+    card_op_index_nb,
+    fjord_loc_of_nb,
+    horns_nb,
+    is_shiplike_nb,
+    monster_card_nb,
+    occupied_nb,
+    on_board_nb,
+    upgrade_with_op_nb,
+)
 from .clan import gain_glory_nb, raise_stat_nb, to_valhalla_nb
-from .policy import choose_stat_nb, choose_yes_nb
 from .gods import god_acts_nb, god_here_nb
+from .policy import choose_stat_nb, choose_yes_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, log_nb
 
 

@@ -9,9 +9,9 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.rng import shuffle_nb
 from .board import clan_str_nb
 from .policy import choose_option_nb
-from ..core.rng import shuffle_nb
 from .state import log_nb
 
 

@@ -7,8 +7,8 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb
 from ..core.record import record_violation_nb
+from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb
 from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION
 
 INV_OK = 0

@@ -3,14 +3,14 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.rng import rand_int_nb, shuffle_nb
 from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
 from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
 from .invariants import checkpoint_nb
 from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
-from ..core.rng import rand_int_nb, shuffle_nb
-from .state import G_NP, G_AGE, G_CAPPED, G_FIRST, G_TURNS, log_nb, note_use_nb
+from .state import G_AGE, G_CAPPED, G_FIRST, G_NP, G_TURNS, log_nb, note_use_nb
 
 
 @njit(cache=True)

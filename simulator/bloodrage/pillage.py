@@ -6,8 +6,7 @@ from numba import njit
 
 from ..core import enums as E
 from .battle import battle_nb
-from .board import (card_op_index_nb, fjord_loc_of_nb, free_villages_nb, has_enemy_nb, is_shiplike_nb,
-                    monster_card_nb)
+from .board import card_op_index_nb, fjord_loc_of_nb, free_villages_nb, has_enemy_nb, is_shiplike_nb, monster_card_nb
 from .clan import apply_reward_nb, raise_stat_nb
 from .effects import fired_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb, move_gods_nb

@@ -8,10 +8,21 @@ import numpy as np
 from numba import njit, prange
 
 from ..core import enums as E
-from .phases import (action_phase_nb, discard_phase_nb, draft_nb, end_age_nb, end_game_nb, missions_nb,
-                     quest_phase_nb, ragnarok_nb, release_nb, setup_nb, start_age_counters_nb)
 from .gods import draw_gods_nb, place_gods_nb
 from .invariants import checkpoint_nb
+from .phases import (
+    action_phase_nb,
+    discard_phase_nb,
+    draft_nb,
+    end_age_nb,
+    end_game_nb,
+    missions_nb,
+    quest_phase_nb,
+    ragnarok_nb,
+    release_nb,
+    setup_nb,
+    start_age_counters_nb,
+)
 from .state import G_AGE, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
 
 

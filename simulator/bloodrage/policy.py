@@ -9,9 +9,18 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .board import (card_value_nb, clan_str_nb, fig_str_nb, free_villages_nb, max_enemy_str_nb,
-                    present_nb, has_enemy_nb, warrior_str_nb, upgrade_cost_nb)
 from ..core.rng import rand_int_nb, shuffle_nb
+from .board import (
+    card_value_nb,
+    clan_str_nb,
+    fig_str_nb,
+    free_villages_nb,
+    has_enemy_nb,
+    max_enemy_str_nb,
+    present_nb,
+    upgrade_cost_nb,
+    warrior_str_nb,
+)
 from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
 
 NEG = -1e18

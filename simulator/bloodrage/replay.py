@@ -5,9 +5,9 @@ player, a..e; codes in enums.py EV_*); this module turns them into text.
 """
 from __future__ import annotations
 
-from ..core import enums as E
 import numpy as np
 
+from ..core import enums as E
 from ..core.batch import game_plan, rotated, rotation_period
 from .api import play_game
 from .rules import Ruleset

@@ -18,9 +18,20 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
+from ..core.loading import (
+    DATA_DIR,
+    CardLookup,
+    RulesError,
+    check_int,
+    field_error,
+    load_toml,
+    parse_effects,
+    patch_list,
+    patches_sha256,
+    require_key,
+    track_steps,
+)
 from .patches import CARD_COLUMNS, apply_card_patch
-from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
-                            patch_list, patches_sha256, require_key, track_steps)
 
 MAX_CARDS = E.MAX_CARDS
 
@@ -114,7 +125,7 @@ class Ruleset(CardLookup):
     def n_cards(self) -> int:
         return len(self.card_names)
 
-    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "Ruleset":
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> Ruleset:
         """A copy whose card ``name`` (all ages, or the rows ``ids``) is drafted under ``rule``
         (enums.DRAFT_FORCED: a clan must draft it when it holds it; DRAFT_BANNED: never drafted).
         Raises RulesError for an unknown card."""
@@ -127,7 +138,7 @@ class Ruleset(CardLookup):
         t.draft_rules = int(np.any(t.card_draft != E.DRAFT_FREE))
         return out
 
-    def without_card(self, name: str, ids: list[int] | None = None) -> "Ruleset":
+    def without_card(self, name: str, ids: list[int] | None = None) -> Ruleset:
         """A copy with every copy of card ``name`` (or of the rows ``ids``) taken out of the
         decks (the row stays, so card ids and strategies' card weights keep their meaning).
         Raises RulesError for an unknown card."""
@@ -155,7 +166,7 @@ class Ruleset(CardLookup):
                 raise RulesError(f"{src}: age {age} deck for {players} players has {have} cards; "
                                  f"the draft deals {need} ({need // players} per clan)")
 
-    def with_missions(self, missions: list[tuple[int, int, int]]) -> "Ruleset":
+    def with_missions(self, missions: list[tuple[int, int, int]]) -> Ruleset:
         """A copy playing Rainbow Bridge god missions: [(M_* condition, threshold, Glory)], at most
         MAX_MISSIONS (simulator/rainbow.py)."""
         arr = self.tables_arr.copy()

@@ -19,8 +19,16 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import ScenarioError, read_toml
-from .scenario_position import (ACTIONS, DECLINE, PHASE_KEYS, PHASES, STEP_KEYS, UPGRADE_TYPES,
-                                ScenarioPosition, _fig_name)
+from .scenario_position import (
+    ACTIONS,
+    DECLINE,
+    PHASE_KEYS,
+    PHASES,
+    STEP_KEYS,
+    UPGRADE_TYPES,
+    ScenarioPosition,
+    _fig_name,
+)
 
 
 class _Scenario(ScenarioPosition):
@@ -239,7 +247,7 @@ class _Scenario(ScenarioPosition):
         return f, None
 
     def invade_args(self, F, st, p):
-        from .board import (can_enter_nb, horns_nb, invade_cost_nb, occupancy_nb, on_board_nb)
+        from .board import can_enter_nb, horns_nb, invade_cost_nb, occupancy_nb, on_board_nb
         T, S = self.T, self.S
         if "figure" not in st or "to" not in st:
             self.fail(F, "invade needs 'figure' (leader, warrior, ship or a Monster name) and 'to'")

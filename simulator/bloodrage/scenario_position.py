@@ -13,7 +13,8 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import RulesError, ScenarioError  # noqa: F401  (ScenarioError: raised by fail)
-from .rules import Ruleset, load_blood_rage as load_ruleset
+from .rules import Ruleset
+from .rules import load_blood_rage as load_ruleset
 
 ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacrifice", "pass")
 PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")

@@ -9,10 +9,25 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-
-from ..core.record import (G_AGE, G_CAPPED, G_CHECK, G_FIRST, G_LOG_LOST, G_LOG_N, G_LOG_ON,  # noqa: F401
-                           G_NP, G_PHASE, G_TURNS, G_VIOLATION, G_VIOLATION_AT, LOG_ROWS, LOG_WIDTH, N_HEADER,
-                           log_nb, note_use_nb)
+from ..core.record import (  # noqa: F401
+    G_AGE,
+    G_CAPPED,
+    G_CHECK,
+    G_FIRST,
+    G_LOG_LOST,
+    G_LOG_N,
+    G_LOG_ON,
+    G_NP,
+    G_PHASE,
+    G_TURNS,
+    G_VIOLATION,
+    G_VIOLATION_AT,
+    LOG_ROWS,
+    LOG_WIDTH,
+    N_HEADER,
+    log_nb,
+    note_use_nb,
+)
 
 # Blood Rage's own scalars, after the shared header (core.record)
 G_DISCARD_N = N_HEADER + 0  #: cards in the discard pile

@@ -7,9 +7,24 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
-from .board import (add_glory_nb, card_has_op_nb, card_op_sum_nb, contestable_nb, count_in_nb, deck_bottom_nb,
-                    draw_nb, fig_str_nb, hand_add_nb, hand_take_nb, has_enemy_nb, note_fired_nb, raise_stat_nb,
-                    sheet_sum_nb, str_in_nb, total_glory_nb)
+from .board import (
+    add_glory_nb,
+    card_has_op_nb,
+    card_op_sum_nb,
+    contestable_nb,
+    count_in_nb,
+    deck_bottom_nb,
+    draw_nb,
+    fig_str_nb,
+    hand_add_nb,
+    hand_take_nb,
+    has_enemy_nb,
+    note_fired_nb,
+    raise_stat_nb,
+    sheet_sum_nb,
+    str_in_nb,
+    total_glory_nb,
+)
 from .policy import battle_card_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb
 from .state import G_NP, G_REMOVED, log_nb, note_use_nb
 

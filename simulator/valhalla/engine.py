@@ -8,15 +8,27 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.rng import rand_int_nb, shuffle_nb
-from .board import (add_glory_nb, card_op_sum_nb, count_in_nb, deck_bottom_nb, draw_nb, free_base_nb,
-                    free_slot_nb, hand_add_nb, hand_take_nb, is_common_nb, note_fired_nb, raise_stat_nb,
-                    sheet_sum_nb, str_in_nb, total_glory_nb)
+from .board import (
+    add_glory_nb,
+    card_op_sum_nb,
+    count_in_nb,
+    deck_bottom_nb,
+    draw_nb,
+    free_base_nb,
+    free_slot_nb,
+    hand_add_nb,
+    hand_take_nb,
+    is_common_nb,
+    note_fired_nb,
+    raise_stat_nb,
+    sheet_sum_nb,
+    str_in_nb,
+    total_glory_nb,
+)
 from .contest import contest_nb, remove_fig_nb
-from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb
 from .invariants import checkpoint_nb
-from .state import (G_AGE, G_CAPPED, G_DECK_N, G_DECK_TOTAL, G_FIRST, G_NP, G_REMOVED, G_TURNS, log_nb,
-                    note_use_nb)
-
+from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb
+from .state import G_AGE, G_CAPPED, G_DECK_N, G_DECK_TOTAL, G_FIRST, G_NP, G_REMOVED, G_TURNS, log_nb, note_use_nb
 
 
 # --- setup ("Setup": Prepare Your Clan, Prepare the Board) -----------------------------------

@@ -4,8 +4,18 @@ import numpy as np
 from numba import njit, prange
 
 from ..core import enums as E
-from .engine import (action_phase_nb, give_rewards_nb, draft_nb, end_age_nb, end_game_nb, god_arrives_nb, quest_phase_nb,
-                     release_nb, setup_nb, valor_phase_nb)
+from .engine import (
+    action_phase_nb,
+    draft_nb,
+    end_age_nb,
+    end_game_nb,
+    give_rewards_nb,
+    god_arrives_nb,
+    quest_phase_nb,
+    release_nb,
+    setup_nb,
+    valor_phase_nb,
+)
 from .invariants import INV_UNFINISHED, checkpoint_nb
 from .state import G_AGE, G_CHECK, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, VSTATE_DTYPE, init_state_nb, log_nb
 

@@ -8,8 +8,18 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.rng import rand_int_nb
-from .board import (card_op_sum_nb, contestable_nb, count_in_nb, fig_str_nb, free_base_nb, free_slot_nb,
-                    has_enemy_nb, is_common_nb, sheet_sum_nb, str_in_nb)
+from .board import (
+    card_op_sum_nb,
+    contestable_nb,
+    count_in_nb,
+    fig_str_nb,
+    free_base_nb,
+    free_slot_nb,
+    has_enemy_nb,
+    is_common_nb,
+    sheet_sum_nb,
+    str_in_nb,
+)
 from .state import G_AGE, G_NP
 
 NEG = -1e18

@@ -16,8 +16,19 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import (DATA_DIR, CardLookup, RulesError, check_int, field_error, load_toml, parse_effects,
-                            patch_entry, read_toml, require_key, track_steps)
+from ..core.loading import (
+    DATA_DIR,
+    CardLookup,
+    RulesError,
+    check_int,
+    field_error,
+    load_toml,
+    parse_effects,
+    patch_entry,
+    read_toml,
+    require_key,
+    track_steps,
+)
 
 MAXR = E.VH_MAX_REGIONS
 MAXC = E.VH_MAX_CARDS
@@ -90,7 +101,7 @@ class VRuleset(CardLookup):
     opcode_names: dict = field(default_factory=dict)  # VOP code -> opcodes.toml name
     sweep: str | None = None  # "gods" / "god-sets": games cycle through the god combinations
 
-    def with_sweep(self, sweep: str | None) -> "VRuleset":
+    def with_sweep(self, sweep: str | None) -> VRuleset:
         """A copy whose games sweep the god combinations (sweep.SWEEPS). Raises RulesError."""
         from .sweep import SWEEPS
         if sweep is not None and sweep not in SWEEPS:
@@ -143,7 +154,7 @@ class VRuleset(CardLookup):
         if int(t.n_gods) < E.VH_GODS_IN_PLAY:
             raise RulesError(f"gods.toml: {int(t.n_gods)} gods; allowed: at least {E.VH_GODS_IN_PLAY}")
 
-    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> "VRuleset":
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> VRuleset:
         ids = ids if ids is not None else self.card_ids(name)
         arr = self.tables_arr.copy()
         arr[0].card_draft[ids] = rule
@@ -151,7 +162,7 @@ class VRuleset(CardLookup):
         label = {E.DRAFT_FORCED: "forced", E.DRAFT_BANNED: "banned"}.get(rule, "free")
         return replace(self, tables_arr=arr, draft_note=f"{name}: {label}")
 
-    def without_card(self, name: str, ids: list[int] | None = None) -> "VRuleset":
+    def without_card(self, name: str, ids: list[int] | None = None) -> VRuleset:
         ids = ids if ids is not None else self.card_ids(name)
         arr = self.tables_arr.copy()
         arr[0].card_copies[ids] = 0
@@ -498,7 +509,7 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
                     opcode_names={int(v["code"]): k for k, v in ops.items()})
 
 
-def load_missions(rs: "VRuleset", path: Path | None = None) -> tuple[int, dict]:
+def load_missions(rs: VRuleset, path: Path | None = None) -> tuple[int, dict]:
     """missions.toml -> (favour, {god index: (M_* condition, threshold, Glory, reward card id)}).
     Raises RulesError naming the file, mission and field."""
     import re

@@ -37,8 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import read_toml
-from ..core.loading import ScenarioError
+from ..core.loading import ScenarioError, read_toml
 from .state import G_AGE, G_LOG_N, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
