@@ -283,15 +283,10 @@ def one_deck(rs) -> bool:
     return not (np.asarray(rs.tables.card_age)[:rs.n_cards] > 1).any()
 
 
-def tournament_setup(strategies: str, players: int, ruleset: str, options: list[str]):
-    """``volva tournament``: (rule set, strategy names, policies, combinations). Raises UsageError."""
-    from volva.analysis.tournament import combinations
+def load_for(ruleset: str, players: int, options: list[str]):
+    """Rule set ``ruleset`` with the 'key=value' ``options``, checked for ``players`` clans. Raises UsageError."""
     from volva.simulator.core.loading import RulesError
     from volva.simulator.engines import load_ruleset
-    from volva.strategies.lineup import resolve_for
-    names = [s.strip() for s in strategies.split(",")]
-    if any(not n for n in names):
-        raise UsageError(f"--strategies {strategies!r}: empty name")
     opts = dict(parse_option(o) for o in options)
     try:
         _check_modules(ruleset, opts)
@@ -299,6 +294,17 @@ def tournament_setup(strategies: str, players: int, ruleset: str, options: list[
         rs.check_players(players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
+    return rs
+
+
+def tournament_setup(strategies: str, players: int, ruleset: str, options: list[str]):
+    """``volva tournament``: (rule set, strategy names, policies, combinations). Raises UsageError."""
+    from volva.analysis.tournament import combinations
+    from volva.strategies.lineup import resolve_for
+    names = [s.strip() for s in strategies.split(",")]
+    if any(not n for n in names):
+        raise UsageError(f"--strategies {strategies!r}: empty name")
+    rs = load_for(ruleset, players, options)
     resolve = resolve_for(rs.engine)
     try:
         return rs, names, [resolve(n) for n in names], combinations(names, players)
@@ -380,19 +386,11 @@ def tune_setup(ruleset: str, players: int, league: str | None, name: str, option
     import tomllib
 
     from volva.analysis.tune import League
-    from volva.simulator.core.loading import RulesError
-    from volva.simulator.engines import load_ruleset
     from volva.strategies.lineup import library, resolve_for, strategy_file
     from volva.strategies.space import space_for
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
         raise UsageError(f"--name {name!r}; allowed: letters, digits, '-' and '_' (it names OUT/NAME.toml)")
-    opts = dict(parse_option(o) for o in options)
-    try:
-        _check_modules(ruleset, opts)
-        rs = load_ruleset(ruleset, options=opts)
-        rs.check_players(players)
-    except RulesError as exc:
-        raise UsageError(str(exc)) from None
+    rs = load_for(ruleset, players, options)
     try:
         space = space_for(rs.engine)
     except KeyError as exc:
