@@ -5,7 +5,7 @@ Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
     name = "archetypes-4p"          # label in the report
     ruleset = "blood-rage"          # a directory under simulator/data/
     players = 4                     # 2..5
-    lineup = "balanced,ragnarok-diver,thor-warlord,loki-martyr"   # or a list; *.toml files are
+    lineup = "tuned-4p,balanced,ragnarok-diver,thor-warlord"   # or a list; *.toml files are
                                     # read relative to this file (default: the first `players`
                                     # of these four, greedy for a fifth)
     games = 200000
@@ -42,7 +42,7 @@ def default_lineup(players: int, ruleset: str = "blood-rage", mode: str | None =
     return engine_lineup(engine, players)
 
 
-DEFAULT_LINEUP = default_lineup(4)  #: the main job's lineup (the four Blood Rage archetypes)
+DEFAULT_LINEUP = default_lineup(4)  #: the main job's lineup (tuned-4p and three Blood Rage archetypes)
 
 
 class ExperimentError(ValueError):

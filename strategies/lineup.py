@@ -47,7 +47,8 @@ _LIBRARIES: dict[str, Callable[[], list]] = {"blood-rage": _blood_rage_library,
                                              "valhalla": lambda: list(valhalla.DESCRIPTIONS.items())}
 #: engine name -> the lineup of a study that names none (its first `players` seats; greedy beyond)
 DEFAULT_LINEUPS: dict[str, list[str]] = {
-    "blood-rage": ["balanced", "ragnarok-diver", "thor-warlord", "loki-martyr"],
+    # the strongest tuned strategy (volva tune; strategies/library/tuned-4p.toml) against three archetypes
+    "blood-rage": ["tuned-4p", "balanced", "ragnarok-diver", "thor-warlord"],
     "valhalla": ["thor", "loki", "quester", "warlord"],
     "rainbow-bridge": ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"],
 }

@@ -29,7 +29,8 @@ def _field(ruleset, me: str, others: str, games: int = GAMES) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def measures(ruleset):
     rows = {}
-    for a in sorted(archetypes()) + ["greedy"]:
+    # the hand-written archetypes (a tuned strategy has no named plan to live up to: it plays to win)
+    for a in sorted(n for n in archetypes() if not n.startswith("tuned")) + ["greedy"]:
         d = _field(ruleset, a, "greedy")
         rows[a] = {
             "battle": d.glory_battle.mean(), "axes": d.axes_level.mean(), "quest": d.glory_quest.mean(),
