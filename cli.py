@@ -558,6 +558,11 @@ def tune(
     tuning report's PNGs."""
     with _usage():
         rs, space, lg, docs = session.tune_setup(ruleset, players, league, name, session.option_args(option, module))
+        if resume and force:
+            raise session.UsageError("--resume and --force: choose one (continue the study in OUT, or replace it)")
+        if not resume and not force and (out / "tune.journal").is_file():
+            raise session.UsageError(f"--out {str(out)!r} holds a tuning study (tune.journal): pass --resume to "
+                                     "continue it, --force to replace it, or choose a new directory")
         if not resume:
             session.check_out(out, force)
         elif not (out / "tune.journal").is_file():
@@ -568,12 +573,18 @@ def tune(
     from volva.reports.tune import build_tune_report
     _err(f"tuning {name} for {rs.name}, {players} players, against {len(lg.names)} strategies: "
          f"{blocks * players * len(lg.names):,} games per candidate")
+    seen = [0]
+
+    def step(done, total, best):  # a resumed study starts at the trials its journal holds
+        advance(done - seen[0])
+        seen[0] = done
+
     with _progress("trials", trials, unit="trials") as advance:
         try:
             res = run_tune(rs, space, lg, out, players=players, trials=trials, blocks=blocks,
                            fresh_blocks=check_blocks, seed=seed, name=name, start_docs=docs, resume=resume,
                            polish_rounds=polish_rounds, polish_blocks=polish_blocks,
-                           progress=lambda d, n, b: advance(1), say=_err)
+                           progress=step, say=_err)
         except ValueError as exc:
             _fail(str(exc))
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)

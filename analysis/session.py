@@ -395,10 +395,13 @@ def tune_setup(ruleset: str, players: int, league: str | None, name: str, option
         space = space_for(rs.engine)
     except KeyError as exc:
         raise UsageError(f"--ruleset {ruleset}: {exc.args[0]}") from None
-    names = [n.strip() for n in league.split(",")] if league else \
+    names = [n.strip() for n in league.split(",")] if league is not None else \
         [n for n, _ in library(rs.engine) if n != "random"]
     if any(not n for n in names):
-        raise UsageError(f"--league {league!r}: empty name")
+        raise UsageError(f"--league {league!r}: empty name; allowed: comma-separated strategy names or files")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"--league: {twice[0]!r} named twice; name each opponent once")
     resolve = resolve_for(rs.engine)
     try:
         pols = [resolve(n) for n in names]

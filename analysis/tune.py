@@ -171,9 +171,21 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
                                 sampler=optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(20, trials)))
     ev = Evaluator(rs, league, players, blocks)
     card_names = list(rs.card_names)
+    settings = {"ruleset": rs.name, "players": players, "league": list(league.names), "seed_blocks": blocks,
+                "seed": seed}
     if len(study.trials) == 0:
+        study.set_user_attr("settings", settings)
         for p in start_points(space, list(start_docs)):
             study.enqueue_trial(p)
+    else:  # a resumed study goes on only with the settings its trials were played with
+        old = study.user_attrs.get("settings", {})
+        for k, v in settings.items():
+            if old.get(k) != v:
+                raise ValueError(f"--resume: {journal}: '{k}' was {old.get(k)!r}, now {v!r}; "
+                                 "resume with the same settings")
+    # compile outside the timing: one game of the start document
+    Evaluator(rs, League(league.names[:1], league.pols[:1]), players, 1).shares(
+        space.compile(space.start, card_names), seed)
 
     def objective(trial):
         doc = document(space, {k.key: _encode(k, _suggest(trial, k)) for k in space.knobs})
@@ -208,7 +220,8 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
     base = fresh_ev.shares(space.compile(best, card_names), fresh_seed)
     for j, n in enumerate(league.names):
         m, lo, hi = block_interval(players * base[j])
-        res.fresh.append({"opponent": n, "score": m, "ci_low": lo, "ci_high": hi, "win_share": m / players})
+        res.fresh.append({"opponent": n, "score": m, "ci_low": max(lo, 0.0), "ci_high": min(hi, float(players)),
+                          "win_share": m / players})
     if check_deviations:
         res.deviations = deviations(space, best, base, fresh_ev, fresh_seed, card_names)
     res.doc = dict(best, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")

@@ -183,8 +183,12 @@ def load_strategy(path, card_names: list[str]) -> Strategy:
             doc = tomllib.load(fh)
     except FileNotFoundError:
         raise StrategyError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise StrategyError(f"{path}: is a directory, not a strategy file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise StrategyError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise StrategyError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_strategy(doc, path, card_names)
 
 

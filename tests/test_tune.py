@@ -70,6 +70,9 @@ def test_a_small_tuning_run_writes_a_strategy_file_that_loads(tmp_path):
     more = tune(rs, space_for("blood-rage"), lg, tmp_path / "a", **dict(kw, trials=7), resume=True,
                 check_deviations=False)
     assert len(more.trials) == 7  # the journal kept the first five
+    other = League(["greedy"], [resolve("greedy")])
+    with pytest.raises(ValueError, match="'league' was \\['greedy', 'balanced'\\], now \\['greedy'\\]"):
+        tune(rs, space_for("blood-rage"), other, tmp_path / "a", **kw, resume=True)
 
 
 @pytest.mark.slow
@@ -83,3 +86,19 @@ def test_valhalla_tuning_runs(tmp_path):
     from volva.strategies.valhalla import parse_strategy_doc
     kind, params = parse_strategy_doc(res.doc, "tv", list(rs.card_names))
     assert params.shape == resolve("greedy")[1].shape and res.fresh[0]["opponent"] == "greedy"
+
+
+def test_tune_refuses_bad_input_in_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    (tmp_path / "d.toml").mkdir()
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "tune.journal").write_text("")
+    for args, msg in ((["--league", ""], "empty name"), (["--league", "greedy,greedy"], "named twice"),
+                      (["--league", str(tmp_path / "d.toml")], "is a directory"),
+                      (["--name", "a b"], "--name"), (["--resume", "--force"], "choose one")):
+        res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "o"), "--trials", "1", *args])
+        assert res.exit_code == 2 and msg in res.output, (args, res.output)
+    res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "s"), "--trials", "1"])
+    assert res.exit_code == 2 and "--resume" in res.output and "--force" in res.output
