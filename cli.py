@@ -500,16 +500,22 @@ def tournament(
     option: Options = None,
     module: Modules = None,
     ruleset: Ruleset = "blood-rage",
+    anchor: Annotated[str | None, typer.Option("--anchor", help="The strategy rated 0 Elo (default: greedy "
+                                               "when it plays, else the first name in sorted order).")] = None,
     force: ForceTables = False,
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
-    ranking (win rate, 95% Wilson interval, mean Glory) and the head-to-head matrix."""
+    ranking (win rate, 95% Wilson interval, mean Glory), Elo ratings with 95% intervals
+    (Bradley–Terry, analysis/ratings.py) and the head-to-head matrix."""
     with _usage():
         rs, names, pols, combos = session.tournament_setup(strategies, players, ruleset,
                                                            session.option_args(option, module))
+        if anchor is not None and anchor not in names:
+            raise session.UsageError(f"--anchor {anchor!r}: not in --strategies; allowed: {', '.join(names)}")
         if out is not None:
             session.check_out(out, force)
         session.set_threads(threads)
+    from volva.analysis.ratings import ratings
     from volva.analysis.tournament import head_to_head, ranking, round_games, run_tournament
     n_games = round_games(games, players)
     if n_games != games:
@@ -517,14 +523,16 @@ def tournament(
     with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:
         clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance)
     rank = ranking(clans)
+    rat = ratings(clans, anchor)
     mat = head_to_head(clans, order=list(rank["strategy"]))
-    console.print_wide([console.rank_table(rank, players), console.h2h_table(mat)])
+    console.print_wide([console.rank_table(rank, players), console.ratings_table(rat), console.h2h_table(mat)])
     typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
                f"{players} players, seed {seed}")
     if out is not None:
         rank.to_csv(out / "tournament.csv", index=False)
+        rat.to_csv(out / "ratings.csv", index=False, float_format="%.4f")
         mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
-        typer.echo(f"wrote {out / 'tournament.csv'} and {out / 'head_to_head.csv'}")
+        typer.echo(f"wrote {out / 'tournament.csv'}, {out / 'ratings.csv'} and {out / 'head_to_head.csv'}")
 
 
 @app.command()
@@ -549,15 +557,22 @@ def tune(
     module: Modules = None,
     threads: Threads = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the tuning study in OUT.")] = False,
+    refine: Annotated[Path | None, typer.Option("--refine", help="No search: polish and check this strategy "
+                                                "file (a tuned one, or any of the engine's files) on the "
+                                                "seeds of --seed.")] = None,
     force: Force = False,
 ) -> None:
     """Search a strategy's knobs for the largest win share against a league (analysis/tune.py):
     common random numbers, seats rotated, fitness weighted toward the opponents it does worst
     against; then a polish by one-step moves, a check on fresh seeds and a one-step-deviation
     check. Writes OUT/NAME.toml (with its provenance), trials/deviations/importances CSVs and the
-    tuning report's PNGs."""
+    tuning report's PNGs. With --refine FILE the search is skipped: FILE is polished and checked
+    (its provenance is kept under provenance.refined_from)."""
     with _usage():
         rs, space, lg, docs = session.tune_setup(ruleset, players, league, name, session.option_args(option, module))
+        start = session.refine_doc(refine, rs.engine) if refine is not None else None
+        if start is not None and resume:
+            raise session.UsageError("--refine and --resume: choose one (refine a file, or continue a search)")
         if resume and force:
             raise session.UsageError("--resume and --force: choose one (continue the study in OUT, or replace it)")
         if not resume and not force and (out / "tune.journal").is_file():
@@ -568,9 +583,24 @@ def tune(
         elif not (out / "tune.journal").is_file():
             raise session.UsageError(f"--resume: {out / 'tune.journal'}: file not found (nothing to resume)")
         session.set_threads(threads)
+    from volva.analysis.tune import refine as refine_doc
     from volva.analysis.tune import tune as run_tune
     from volva.analysis.tune import write_outputs
     from volva.reports.tune import build_tune_report
+    if start is not None:
+        _err(f"refining {refine} as {name} for {rs.name}, {players} players, against {len(lg.names)} strategies")
+        try:
+            res = refine_doc(rs, space, lg, start, players=players, fresh_blocks=check_blocks, seed=seed,
+                             name=name, polish_rounds=polish_rounds, polish_blocks=polish_blocks, say=_err)
+        except ValueError as exc:
+            _fail(str(exc))
+        paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
+        console.print_wide([console.tune_table(res.fresh, players)])
+        prov = res.doc["provenance"]
+        typer.echo(f"refined by {len(res.polish)} one-step move(s); one-step-deviation check: "
+                   f"{prov['one_step_deviation_check']} ({prov['deviations_checked']} moves)")
+        typer.echo(f"wrote {paths[0]} and {len(paths) - 1} more files in {out}")
+        return
     _err(f"tuning {name} for {rs.name}, {players} players, against {len(lg.names)} strategies: "
          f"{blocks * players * len(lg.names):,} games per candidate")
     seen = [0]

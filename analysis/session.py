@@ -378,6 +378,24 @@ def _remove_results(out: Path, derived: bool) -> None:
             p.unlink()
 
 
+def refine_doc(path: Path, engine: str) -> dict:
+    """``volva tune --refine FILE``: the strategy document of FILE (a path, or a library name),
+    checked by the engine's parser. Raises UsageError."""
+    import tomllib
+
+    from volva.strategies.lineup import resolve_for, strategy_file
+    f = Path(path) if Path(path).is_file() else strategy_file(engine, str(path))
+    if f is None:
+        raise UsageError(f"--refine {str(path)!r}: no such file or {engine} library strategy file; "
+                         "allowed: a strategy file (*.toml) or a library strategy written as one")
+    try:
+        resolve_for(engine)(str(f))
+        with open(f, "rb") as fh:
+            return tomllib.load(fh)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"--refine: {exc}") from None
+
+
 def tune_setup(ruleset: str, players: int, league: str | None, name: str, options: list[str]):
     """``volva tune``: (rule set, search space, League, start documents). The default league is
     every strategy of the engine's library but random (tuned ones included); the start documents

@@ -206,14 +206,54 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
     best = document(space, study.best_params)
     say = say or (lambda text: None)
     say(f"search done: best fitness {study.best_value:.3f}; polishing by one-step moves")
+    res = _polish_and_check(rs, space, league, best, players=players, seed=seed, fresh_blocks=fresh_blocks,
+                            polish_rounds=polish_rounds, polish_blocks=polish_blocks,
+                            check_deviations=check_deviations, say=say)
+    res.trials = [{"trial": t.number, "fitness": t.value, **t.params} for t in study.trials if t.value is not None]
+    res.importances = importances(space, res.trials)
+    res.doc = dict(res.doc, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
+    fresh = res.doc.pop("provenance")
+    res.doc["provenance"] = _provenance(rs, space, league, players, trials, blocks, seed, study.best_value,
+                                        tune_games, wall) | fresh
+    return res
+
+
+def refine(rs, space: SearchSpace, league: League, doc: dict, *, players: int = 4, fresh_blocks: int = 500,
+           seed: int = 1, name: str = "tuned", polish_rounds: int = 8, polish_blocks: int = 300,
+           check_deviations: bool = True, say=None) -> TuneResult:
+    """Polish and check an existing strategy document (no search): the one-step moves on the
+    polish seeds of ``seed``, then the fresh-seed and one-step-deviation checks on its fresh seeds.
+    The document's own provenance, if any, is kept under ``provenance.refined_from``."""
+    say = say or (lambda text: None)
+    doc = {k: v for k, v in doc.items() if k not in ("name", "plan")}
+    before = doc.pop("provenance", None)
+    Evaluator(rs, League(league.names[:1], league.pols[:1]), players, 1).shares(
+        space.compile(doc, list(rs.card_names)), seed)  # compile outside the polish
+    say("polishing by one-step moves")
+    res = _polish_and_check(rs, space, league, doc, players=players, seed=seed, fresh_blocks=fresh_blocks,
+                            polish_rounds=polish_rounds, polish_blocks=polish_blocks,
+                            check_deviations=check_deviations, say=say)
+    checks = res.doc.pop("provenance")
+    res.doc = dict(res.doc, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
+    res.doc["provenance"] = {"ruleset": rs.name, "engine": space.engine, "players": players,
+                             "league": list(league.names), "seed": seed, "refined": True,
+                             **_versions(), **checks}
+    if before:
+        res.doc["provenance"]["refined_from"] = before
+    return res
+
+
+def _polish_and_check(rs, space, league, best, *, players, seed, fresh_blocks, polish_rounds, polish_blocks,
+                      check_deviations, say) -> TuneResult:
+    """The polish (its own seeds) and the checks on fresh seeds, both derived from ``seed``; the
+    result's doc carries the check's part of the provenance."""
+    card_names = list(rs.card_names)
     polish_ev = Evaluator(rs, league, players, polish_blocks)
     polish_seed = (seed * 0x85EBCA77 + 0x2545F491) % 2**63  # a second seed set, for the polish's choices
     best, moves = polish(space, best, polish_ev, polish_seed, card_names, polish_rounds) if polish_rounds \
         else (best, [])
-    res = TuneResult(best)
+    res = TuneResult(dict(best))
     res.polish = moves
-    res.trials = [{"trial": t.number, "fitness": t.value, **t.params} for t in study.trials if t.value is not None]
-    res.importances = importances(space, res.trials)
     fresh_seed = (seed * 0x9E3779B1 + 0x7F4A7C15) % 2**63  # fresh seeds, derived from the tuning seed
     say(f"polish took {len(moves)} move(s); checking on fresh seeds")
     fresh_ev = Evaluator(rs, league, players, fresh_blocks)
@@ -224,12 +264,9 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
                           "win_share": m / players})
     if check_deviations:
         res.deviations = deviations(space, best, base, fresh_ev, fresh_seed, card_names)
-    res.doc = dict(best, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
-    res.doc["provenance"] = _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, fresh_seed,
-                                        study.best_value, base, res, tune_games, fresh_ev.games, wall)
-    res.doc["provenance"]["polish"] = [f"{m['knob']}={m['value']} (+{m['delta']:.4f})" for m in moves]
-    res.doc["provenance"]["polish_seed_blocks"] = polish_blocks
-    res.doc["provenance"]["polish_games"] = polish_ev.games
+    res.doc["provenance"] = _check_provenance(res, players, fresh_seed, fresh_blocks, fresh_ev.games, base) | {
+        "polish": [f"{m['knob']}={m['value']} (+{m['delta']:.4f})" for m in moves],
+        "polish_seed_blocks": polish_blocks, "polish_games": polish_ev.games}
     return res
 
 
@@ -291,8 +328,7 @@ def importances(space: SearchSpace, trials: list[dict]) -> dict:
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
-def _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, fresh_seed, best_fitness,
-                base, res, tune_games, check_games, wall) -> dict:
+def _versions() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     import numba
@@ -301,14 +337,25 @@ def _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, 
         volva = version("volva")
     except PackageNotFoundError:
         volva = "source"
-    dev = res.deviations
+    return {"versions": {"volva": volva, "numpy": np.__version__, "numba": numba.__version__,
+                         "optuna": optuna.__version__}}
+
+
+def _provenance(rs, space, league, players, trials, blocks, seed, best_fitness, tune_games, wall) -> dict:
     return {
         "ruleset": rs.name, "engine": space.engine, "players": players, "league": list(league.names),
         "trials": trials, "seed_blocks_per_opponent": blocks, "seed": seed,
-        "deviation_test": "one-sided 5%, Holm-corrected over the moves, seed blocks as the unit",
         "games_per_trial": blocks * players * len(league.pols), "tuning_games": tune_games,
         "tuning_seconds": round(wall, 1), "games_per_second": round(tune_games / wall) if wall > 0 else 0,
         "fitness": round(float(best_fitness), 4), "fitness_rule": f"soft minimum over the league, T = {TEMPERATURE}",
+        "sampler": f"optuna TPESampler(seed={seed})", **_versions(),
+    }
+
+
+def _check_provenance(res, players, fresh_seed, fresh_blocks, check_games, base) -> dict:
+    dev = res.deviations
+    return {
+        "deviation_test": "one-sided 5%, Holm-corrected over the moves, seed blocks as the unit",
         "fresh_seed": fresh_seed, "fresh_seed_blocks": fresh_blocks, "fresh_games": check_games,
         "fresh_win_share": {r["opponent"]: [round(r["win_share"], 4), round(r["ci_low"] / players, 4),
                                             round(r["ci_high"] / players, 4)] for r in res.fresh},
@@ -317,9 +364,6 @@ def _provenance(rs, space, league, players, trials, blocks, fresh_blocks, seed, 
                                                                  if d["improves"]],
         "one_step_deviation_check": "pass" if dev and not any(d["improves"] for d in dev) else
         ("not run" if not dev else "fail"),
-        "versions": {"volva": volva, "numpy": np.__version__, "numba": numba.__version__,
-                     "optuna": optuna.__version__},
-        "sampler": f"optuna TPESampler(seed={seed})",
     }
 
 

@@ -69,6 +69,19 @@ def rank_table(rank, players: int):
     return t
 
 
+def ratings_table(rat):
+    from rich.table import Table
+    anchor = rat.loc[rat["anchor"], "strategy"].iloc[0]
+    t = Table(title=f"Ratings (Bradley–Terry on who finishes above whom, Elo points, {anchor} = 0; "
+                    "95% interval clustered on seeds)")
+    for col in ("#", "strategy", "Elo", "95% CI", "score", "comparisons"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    for i, r in rat.iterrows():
+        ci = "anchor" if r.anchor else f"{r.ci_low:+.0f} to {r.ci_high:+.0f}"
+        t.add_row(str(i + 1), r.strategy, "0" if r.anchor else f"{r.elo:+.0f}", ci, f"{r.score:.3f}", f"{int(r.comparisons):,}")
+    return t
+
+
 def h2h_table(mat):
     import math
 

@@ -68,12 +68,16 @@ def plot_fresh(fresh: list[dict], players: int, path: Path):
 
 
 def build_tune_report(res, players: int, out: Path) -> list[Path]:
-    """Write the three figures of a :class:`analysis.tune.TuneResult` into ``out``."""
+    """Write the figures of a :class:`analysis.tune.TuneResult` into ``out``: the progress curve and
+    knob importances (when it holds a search's trials) and the fresh-seed win shares."""
     import matplotlib
     matplotlib.use("Agg", force=False)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "tune_progress.png", out / "tune_importance.png", out / "tune_fresh.png"]
-    plot_progress(pd.DataFrame(res.trials), paths[0])
-    plot_importance(res.importances or {"(too few trials)": 0.0}, paths[1])
-    plot_fresh(res.fresh, players, paths[2])
+    paths = []
+    if res.trials:
+        paths += [out / "tune_progress.png", out / "tune_importance.png"]
+        plot_progress(pd.DataFrame(res.trials), paths[0])
+        plot_importance(res.importances or {"(too few trials)": 0.0}, paths[1])
+    paths.append(out / "tune_fresh.png")
+    plot_fresh(res.fresh, players, paths[-1])
     return paths

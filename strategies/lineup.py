@@ -44,7 +44,8 @@ _RESOLVERS: dict[str, Callable] = {"blood-rage": builtin.resolve, "valhalla": va
                                    "rainbow-bridge": resolve_pair}
 #: engine name -> its strategies as (name, plan) rows (``volva strategies list``)
 _LIBRARIES: dict[str, Callable[[], list]] = {"blood-rage": _blood_rage_library,
-                                             "valhalla": lambda: list(valhalla.DESCRIPTIONS.items())}
+                                             "valhalla": lambda: list((valhalla.DESCRIPTIONS
+                                                                            | valhalla.library_plans()).items())}
 #: engine name -> the lineup of a study that names none (its first `players` seats; greedy beyond)
 DEFAULT_LINEUPS: dict[str, list[str]] = {
     # the strongest tuned strategy (volva tune; strategies/library/tuned-4p.toml) against three archetypes
@@ -55,7 +56,8 @@ DEFAULT_LINEUPS: dict[str, list[str]] = {
 
 
 #: engine name -> strategy name -> the library file behind it (None for a strategy written in code)
-_FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetypes().get(n), "path", None)}
+_FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetypes().get(n), "path", None),
+                               "valhalla": lambda n: valhalla.library_files().get(n)}
 
 
 def strategy_file(engine: str, name: str) -> Path | None:

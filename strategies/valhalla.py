@@ -5,7 +5,8 @@ the way the rulebook's drafting tips describe each god ("Strategy Tips for Draft
 of a god adds a draft bonus to that god's cards. Names: random, greedy, the five devotees
 (thor, loki, freya, baldr, tyr), quester (quests first), warlord (battle cards, contests at a
 smaller margin), valor (Prove Valor majorities). A strategy file (*.toml, format in
-:func:`load_strategy_file`) starts from one of them and changes its weights.
+:func:`load_strategy_file`) starts from one of them and changes its weights; the files in
+strategies/library/valhalla/ (tuned strategies) are named like the built-ins.
 """
 from __future__ import annotations
 
@@ -35,8 +36,31 @@ def _with(**kw) -> np.ndarray:
     return v
 
 
+LIBRARY = Path(__file__).parent / "library" / "valhalla"  #: strategy files named like built-ins
+
+
+def library_files() -> dict[str, Path]:
+    """name (the file's ``name`` key, else its stem) -> path of strategies/library/valhalla/*.toml."""
+    import tomllib
+    out = {}
+    for f in sorted(LIBRARY.glob("*.toml")):
+        with open(f, "rb") as fh:
+            out[tomllib.load(fh).get("name", f.stem)] = f
+    return out
+
+
+def library_plans() -> dict[str, str]:
+    """name -> plan of the library files."""
+    import tomllib
+    out = {}
+    for n, f in library_files().items():
+        with open(f, "rb") as fh:
+            out[n] = tomllib.load(fh).get("plan", f"strategy file {f.name}")
+    return out
+
+
 def builtin() -> dict[str, tuple[int, np.ndarray]]:
-    """name -> (kind, params) of every shipped Valhalla strategy (fresh arrays)."""
+    """name -> (kind, params) of every Valhalla strategy written in code (fresh arrays)."""
     out = {"random": (E.VPOL_RANDOM, np.zeros(E.VP_N)), "greedy": (E.VPOL_GREEDY, greedy_params())}
     for g in E.VH_GOD_NAMES:
         out[g] = (E.VPOL_GREEDY, _devotee(g))
@@ -130,13 +154,16 @@ def parse_strategy_doc(d: dict, path, card_names: list[str] | None = None) -> tu
 
 
 def resolve(name: str) -> tuple[int, np.ndarray]:
-    """Strategy name (a built-in or a *.toml strategy file) -> (VPOL_* kind, params).
+    """Strategy name (a built-in, a library file's name or a *.toml strategy file) -> (VPOL_* kind, params).
     Raises ValueError naming the allowed names."""
     b = builtin()
     key = name.strip()
     if key in b:
         return b[key]
+    lib = library_files()
+    if key in lib:
+        return load_strategy_file(str(lib[key]))
     if key.endswith(".toml"):
         return load_strategy_file(key)
-    raise ValueError(f"unknown strategy {name!r} for valhalla; allowed: {', '.join(sorted(b))} "
+    raise ValueError(f"unknown strategy {name!r} for valhalla; allowed: {', '.join(sorted(b) + sorted(lib))} "
                      "or a strategy file (*.toml)")

@@ -115,6 +115,10 @@ def test_cli_output_and_csvs(tmp_path):
     # the printed ranking shows every CSV win rate and interval
     for _, r in rank.iterrows():
         assert f"{r.win_rate:.4f}" in text and f"{r.ci_low:.4f}–{r.ci_high:.4f}" in text
+    # ratings: greedy is the anchor; with 2 players a pair's Elo gap is the logit of its head to head
+    rat = pd.read_csv(out / "ratings.csv").set_index("strategy")
+    assert "Ratings" in text and rat.loc["greedy", "elo"] == 0 and rat["anchor"].sum() == 1
+    assert rat.drop(index="greedy")["ci_low"].lt(rat.drop(index="greedy")["elo"]).all()
 
 
 # --- plumbing with synthetic games -----------------------------------------------

@@ -88,6 +88,25 @@ def test_valhalla_tuning_runs(tmp_path):
     assert params.shape == resolve("greedy")[1].shape and res.fresh[0]["opponent"] == "greedy"
 
 
+@pytest.mark.slow
+def test_refine_polishes_a_file_and_keeps_its_provenance(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    from volva.strategies.lineup import strategy_file
+    src = strategy_file("blood-rage", "tuned-4p")
+    res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "r"), "--refine", "tuned-4p", "--league",
+                                   "greedy,balanced", "--polish-rounds", "1", "--polish-blocks", "2",
+                                   "--check-blocks", "3", "--seed", "4", "--name", "again"])
+    assert res.exit_code == 0, res.output
+    doc = tomllib.loads((tmp_path / "r" / "again.toml").read_text())
+    prov = doc["provenance"]
+    assert doc["name"] == "again" and prov["refined"] and prov["seed"] == 4
+    assert prov["refined_from"] == tomllib.loads(src.read_text())["provenance"]  # the history is kept
+    assert prov["deviations_checked"] > 0 and prov["fresh_seed_blocks"] == 3
+    assert not (tmp_path / "r" / "tune_progress.png").exists() and (tmp_path / "r" / "tune_fresh.png").exists()
+
+
 def test_tune_refuses_bad_input_in_one_line(tmp_path):
     from typer.testing import CliRunner
 
@@ -97,7 +116,8 @@ def test_tune_refuses_bad_input_in_one_line(tmp_path):
     (tmp_path / "s" / "tune.journal").write_text("")
     for args, msg in ((["--league", ""], "empty name"), (["--league", "greedy,greedy"], "named twice"),
                       (["--league", str(tmp_path / "d.toml")], "is a directory"),
-                      (["--name", "a b"], "--name"), (["--resume", "--force"], "choose one")):
+                      (["--name", "a b"], "--name"), (["--resume", "--force"], "choose one"),
+                      (["--refine", "no-such"], "no such file"), (["--refine", "balanced", "--resume"], "choose one")):
         res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "o"), "--trials", "1", *args])
         assert res.exit_code == 2 and msg in res.output, (args, res.output)
     res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "s"), "--trials", "1"])

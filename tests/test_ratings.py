@@ -1,0 +1,72 @@
+"""analysis/ratings.py: Bradley–Terry ratings on the Elo scale from who finishes above whom."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from volva.analysis.ratings import ELO, RATINGS_COLUMNS, bradley_terry, comparisons, ratings
+
+
+def clans_table(games: list[list[tuple[str, int]]], seeds=None) -> pd.DataFrame:
+    """A clans table from games given as [(strategy, rank), ...] in seat order."""
+    rows = []
+    for g, game in enumerate(games):
+        for seat, (s, r) in enumerate(game):
+            rows.append({"game_id": g, "seed": seeds[g] if seeds is not None else g, "seat": seat, "strategy": s,
+                         "rank": r})
+    return pd.DataFrame(rows)
+
+
+def test_two_strategies_elo_gap_is_the_logit_of_the_score():
+    # a finishes above b in 30 of 40 games: r_a - r_b = logit(0.75), b anchored at 0
+    games = [[("a", 1), ("b", 2)]] * 30 + [[("b", 1), ("a", 2)]] * 10
+    rat = ratings(clans_table(games), anchor="b").set_index("strategy")
+    assert rat.loc["a", "elo"] == pytest.approx(ELO * math.log(3.0), rel=1e-6)
+    assert rat.loc["b", "elo"] == 0 and np.isnan(rat.loc["b", "ci_low"]) and rat.loc["b", "anchor"]
+    assert rat.loc["a", "ci_low"] < rat.loc["a", "elo"] < rat.loc["a", "ci_high"]
+    assert rat.loc["a", "score"] == pytest.approx(0.75) and rat.loc["a", "comparisons"] == 40
+    assert list(rat.reset_index().columns) == RATINGS_COLUMNS
+
+
+def test_equal_places_count_half_and_mirror_seats_are_not_compared():
+    # every game: a and b share first place; the second seat of a is never compared with the first
+    games = [[("a", 1), ("b", 1), ("a", 3)]] * 20
+    comp = comparisons(clans_table(games))
+    assert set(zip(comp["a"], comp["b"])) == {("a", "b")}
+    assert comp["n"].sum() == 40  # two a-seats x one b-seat per game
+    # seat 0 (a) ties b: 0.5; seat 2 (a, rank 3) loses to b: 0
+    assert comp["score"].sum() == pytest.approx(20 * 0.5)
+
+
+def test_greedy_is_the_default_anchor_and_an_unknown_anchor_is_refused():
+    games = [[("greedy", 1), ("x", 2)], [("x", 1), ("greedy", 2)], [("greedy", 1), ("x", 2)]]
+    rat = ratings(clans_table(games))
+    assert rat.loc[rat["anchor"], "strategy"].item() == "greedy"
+    with pytest.raises(ValueError, match="anchor 'nobody' did not play"):
+        ratings(clans_table(games), anchor="nobody")
+
+
+def test_known_strengths_are_recovered_within_their_intervals():
+    # synthetic Bradley-Terry comparisons with known Elo; 95% intervals cover (nearly) all
+    rng = np.random.default_rng(5)
+    true = {"a": 0.0, "b": 80.0, "c": -120.0, "d": 200.0}
+    names = sorted(true)
+    rows = []
+    for seed in range(400):
+        for i, x in enumerate(names):
+            for y in names[i + 1:]:
+                p = 1 / (1 + 10 ** (-(true[x] - true[y]) / 400))
+                rows.append({"seed": seed, "a": x, "b": y, "n": 5, "score": float(rng.binomial(5, p))})
+    rat = bradley_terry(pd.DataFrame(rows), anchor="a").set_index("strategy")
+    for n in ("b", "c", "d"):
+        assert rat.loc[n, "ci_low"] < true[n] < rat.loc[n, "ci_high"], (n, rat.loc[n].to_dict())
+        assert rat.loc[n, "ci_high"] - rat.loc[n, "ci_low"] < 60  # informative: 8,000 comparisons each
+    assert list(rat.index) == ["d", "b", "a", "c"]
+
+
+def test_comparisons_clustered_on_the_seed():
+    # the same seed in two games: one cluster row per (seed, pair)
+    games = [[("a", 1), ("b", 2)], [("b", 1), ("a", 2)], [("a", 1), ("b", 2)]]
+    comp = comparisons(clans_table(games, seeds=[7, 7, 8]))
+    assert comp[["seed", "n", "score"]].values.tolist() == [[7, 2, 1.0], [8, 1, 1.0]]
