@@ -104,6 +104,10 @@ ArmRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="Seat rota
 ReplayRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="As the run: seat rotation on or off.")]
 Patch = Annotated[list[Path] | None, typer.Option("--patch", help="Card patch file (TOML, repeatable).")]
 ReplayPatch = Annotated[list[Path] | None, typer.Option("--patch", help="As the run: card patch file(s).")]
+Population = Annotated[list[str] | None, typer.Option(
+    "--population", help="NAME=LINEUP, repeatable, or 'default' (an archetype, a greedy and a tuned field): "
+    "play the experiment once per bot population into OUT/NAME/ and say per card whether its effect is "
+    "consistent, bot-dependent, partial or absent across them (analysis/populations.py).")]
 VariantPatch = Annotated[list[Path], typer.Option("--patch", help="Card patch (TOML) of the variant arm "
                                                   "(repeatable).")]
 Sweep = Annotated[str | None, typer.Option("--sweep", help="Valhalla: cycle the games through every ordered god "
@@ -353,31 +357,73 @@ def compare(
     threads: Threads = None,
     force: Force = False,
     top: Annotated[int, typer.Option("--top", help="Rows of each 'what moved' table to print.")] = 15,
+    population: Population = None,
 ) -> None:
     """What-if balance: the baseline card set vs a patched one on the same seeds and lineups;
-    prints what moved (per strategy paired; per card, god pair and stat path with BH correction)."""
+    prints what moved (per strategy paired; per card, god pair and stat path with BH correction).
+    With --population: once per bot population, and a verdict per card across them."""
     with _usage():
         option = session.option_args(option, module)
-        rs_a, names, pols = session.setup(players, lineup, option, ruleset)
+        if population:
+            rs_a, pops = session.populations(population, lineup, players, option, ruleset)
+        else:
+            rs_a, names, pols = session.setup(players, lineup, option, ruleset)
+            pops = [(None, names, pols)]
         rs_b = session.variant(ruleset, option, patch, players)
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    run_ = play.Run(rs_a, names, pols, players, games, seed, batch_size, option, rotate)
-    res = _play_arms(run_, rs_b, ("baseline", "variant"), out)
-    if res.sums is None or not len(res.sums):
-        raise typer.Exit(res.code)
     from volva.analysis.paired import write_compare_tables
+    from volva.analysis.populations import card_effects
     from volva.reports.paired import plot_compare
-    sa, sb = res.stats
-    tabs = write_compare_tables(sa, sb, res.sums, out)
-    console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
-    plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
-                 f"{sa.games:,} paired games", out / "compare.png")
-    flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
-    typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure {out / 'compare.png'}; "
-               f"tables in {out}/compare_*.csv; "
-               f"reports: volva report {out}/variant --out {out}/variant/report")
-    raise typer.Exit(res.code)
+    effects, code = [], 0
+    for name, names, pols in pops:
+        where = out if name is None else out / name
+        if name is not None:
+            _err(f"population {name}: {','.join(names)}")
+        run_ = play.Run(rs_a, names, pols, players, games, seed, batch_size, option, rotate)
+        res = _play_arms(run_, rs_b, ("baseline", "variant"), where)
+        if res.sums is None or not len(res.sums):
+            raise typer.Exit(res.code)
+        sa, sb = res.stats
+        tabs = write_compare_tables(sa, sb, res.sums, where)
+        plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
+                     f"{sa.games:,} paired games" + (f", population {name}" if name else ""), where / "compare.png")
+        if name is None:
+            console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
+            flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
+            typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure "
+                       f"{out / 'compare.png'}; tables in {out}/compare_*.csv; "
+                       f"reports: volva report {out}/variant --out {out}/variant/report")
+            raise typer.Exit(res.code)
+        if "card_iwd" in tabs:
+            effects.append(card_effects(tabs["card_iwd"], name))
+        if res.code:
+            code = res.code
+            break
+    _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
+                         f"Variant − baseline ({', '.join(map(str, patch))}) across bot populations, "
+                         f"{games:,} paired games each", session.patched_cards(patch), top)
+    raise typer.Exit(code)
+
+
+def _population_verdicts(effects: list, out: Path, xlabel: str, title: str, focus: list[str], top: int) -> None:
+    """Write OUT/populations.csv, OUT/verdicts.csv and OUT/populations.png; print the verdicts."""
+    import pandas as pd
+
+    from volva.analysis.populations import POPULATION_COLUMNS, verdicts
+    from volva.reports.paired import plot_populations
+    long = pd.concat(effects, ignore_index=True) if effects else pd.DataFrame(columns=POPULATION_COLUMNS)
+    ver = verdicts(long)
+    long.to_csv(out / "populations.csv", index=False)
+    ver.to_csv(out / "verdicts.csv", index=False)
+    if len(ver):
+        plot_populations(long, ver, title, xlabel, out / "populations.png", focus)
+    console.print_wide([console.verdicts_table(long, ver, focus, top)])
+    counts = ver["verdict"].value_counts()
+    typer.echo(", ".join(f"{int(counts.get(v, 0))} {v}" for v in ("consistent", "bot-dependent", "partial",
+                                                                     "no effect"))
+               + f" over {long['population'].nunique()} populations; {out / 'verdicts.csv'}, "
+               f"{out / 'populations.csv'}, {out / 'populations.png'}; each population's tables in {out}/NAME/")
 
 
 @app.command()
@@ -399,29 +445,51 @@ def ablate(
     rotate: ArmRotate = True,
     threads: Threads = None,
     force: Force = False,
+    population: Population = None,
 ) -> None:
     """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
-    it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval."""
+    it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval.
+    With --population: once per bot population, and a verdict across them."""
     with _usage():
         option = session.option_args(option, module)
-        rs, names, pols = session.setup(players, lineup, option, ruleset)
+        if population:
+            rs, pops = session.populations(population, lineup, players, option, ruleset)
+        else:
+            rs, names, pols = session.setup(players, lineup, option, ruleset)
+            pops = [(None, names, pols)]
         rs_f, rs_b = session.ablation(rs, card, age, ban, players)
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    run_ = play.Run(rs_f, names, pols, players, games, seed, batch_size, option, rotate)
-    res = _play_arms(run_, rs_b, ("forced", "banned"), out, card, age)
-    if res.sums is None or not len(res.sums):
-        raise typer.Exit(res.code)
     from volva.analysis.paired import write_ablate_table
+    from volva.analysis.populations import ablate_effect
     from volva.reports.paired import plot_ablation
-    table, n_held = write_ablate_table(res.sums, out)
-    plot_ablation(table, f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})",
-                  out / "ablate.png")
-    console.print_wide([console.delta_table(table, f"{card}: forced − banned ({ban}), paired by game and seat, "
-                                            f"{res.stats[0].games:,} games", ["group", "strategy"])])
-    typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {out / 'ablate.csv'}, "
-               f"figure {out / 'ablate.png'}")
-    raise typer.Exit(res.code)
+    label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})"
+    effects, code = [], 0
+    for name, names, pols in pops:
+        where = out if name is None else out / name
+        if name is not None:
+            _err(f"population {name}: {','.join(names)}")
+        run_ = play.Run(rs_f, names, pols, players, games, seed, batch_size, option, rotate)
+        res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age)
+        if res.sums is None or not len(res.sums):
+            raise typer.Exit(res.code)
+        table, n_held = write_ablate_table(res.sums, where)
+        plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
+        console.print_wide([console.delta_table(table, f"{card}: forced − banned ({ban}), paired by game and seat, "
+                                                f"{res.stats[0].games:,} games"
+                                                + (f", population {name}" if name else ""), ["group", "strategy"])])
+        typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {where / 'ablate.csv'}, "
+                   f"figure {where / 'ablate.png'}")
+        if name is None:
+            raise typer.Exit(res.code)
+        effects.append(ablate_effect(table, card, name))
+        if res.code:
+            code = res.code
+            break
+    _population_verdicts(effects, out, "change of win rate of the clans that drafted it, forced − banned",
+                         f"Causal effect of {label} across bot populations, {games:,} paired games each",
+                         [card], 1)
+    raise typer.Exit(code)
 
 
 # --------------------------------------------------------------------------- strategies

@@ -238,6 +238,41 @@ def setup_experiment(exp, path: Path | None):
     return rs, names, pols, option
 
 
+def populations(specs: list[str], lineup: str | None, players: int, option: list[str], ruleset: str):
+    """``--population`` of compare and ablate -> (rule set, [(name, names, policies)]). Raises
+    UsageError (with --lineup, fewer than two populations, a bad name or lineup: the population named)."""
+    from volva.analysis.populations import parse_populations
+    from volva.strategies.lineup import resolve_for
+    if lineup is not None:
+        raise UsageError("--lineup and --population: choose one (a population is a named lineup: NAME=LINEUP)")
+    rs, _, _ = setup(players, None, option, ruleset)
+    try:
+        pops = parse_populations(specs, rs.engine, players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    out = []
+    for name, text in pops:
+        try:
+            names, pols = _lineup(text, players, resolve_for(rs.engine))
+        except UsageError as exc:
+            raise UsageError(f"--population {name}={text}: {exc}") from None
+        out.append((name, names, pols))
+    return rs, out
+
+
+def patched_cards(patch: list[Path]) -> list[str]:
+    """The card names a list of patch files changes (their top-level keys), in order."""
+    import tomllib
+    out = []
+    for f in patch:
+        try:
+            with open(f, "rb") as fh:
+                out += [k for k in tomllib.load(fh) if k not in out]
+        except (OSError, tomllib.TOMLDecodeError):
+            pass  # variant() has reported it already
+    return out
+
+
 def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     """``volva compare``: the variant arm's rule set (the card patches applied). Raises UsageError."""
     from volva.simulator.core.loading import RulesError

@@ -82,6 +82,31 @@ def ratings_table(rat):
     return t
 
 
+def verdicts_table(long, ver, focus, top: int):
+    """Verdict per card across bot populations (analysis.populations): the ``focus`` cards, then
+    the others that are not 'no effect', ``top`` rows in all (every row is in verdicts.csv)."""
+    import pandas as pd
+    from rich.table import Table
+    pops = list(dict.fromkeys(long["population"]))
+    shown = ver[ver["card"].isin(focus)]
+    shown = pd.concat([shown, ver[~ver["card"].isin(focus) & (ver["verdict"] != "no effect")]]).head(max(top, 1))
+    t = Table(title="Across bot populations: each population's effect (95% CI; * flagged, BH q < 0.05 within "
+                    "it) and the verdict (consistent / bot-dependent / partial / no effect; Cochran's Q for "
+                    "the difference between populations, BH over the cards)", title_justify="left")
+    for c in ("card", "age", *pops, "p_het_adj", "verdict"):
+        t.add_column(c, justify="left" if c in ("card", "verdict") else "right", no_wrap=True)
+    for r in shown.itertuples():
+        cells = []
+        for pop in pops:
+            p = long[(long["population"] == pop) & (long["card"] == r.card) & (long["age"] == r.age)]
+            cells.append("—" if not len(p) else f"{p.effect.iloc[0]:+.2%} [{p.ci_low.iloc[0]:+.2%}, "
+                         f"{p.ci_high.iloc[0]:+.2%}]{'*' if p.flagged.iloc[0] else ''}")
+        t.add_row(str(r.card), str(r.age) if r.age else "all", *cells, f"{r.p_het_adj:.2g}", r.verdict)
+    if not len(shown):
+        t.add_row("(no card has an effect in any population)", "", *[""] * len(pops), "", "")
+    return t
+
+
 def h2h_table(mat):
     import math
 

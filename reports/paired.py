@@ -79,3 +79,41 @@ def plot_ablation(table: pd.DataFrame, card: str, path: Path | None = None):
     ax.set_title(f"Causal effect of {card}")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
+
+
+def plot_populations(long: pd.DataFrame, ver: pd.DataFrame, title: str, xlabel: str, path: Path | None = None,
+                     focus: list[str] = (), top: int = 12):
+    """A card's effect in each bot population side by side (95% CI), one row per card, its verdict
+    on the right (analysis/populations.py). Cards shown: those in ``focus`` (e.g. the patched
+    ones), then the others that are not 'no effect', largest first, ``top`` in all."""
+    shown = [r for r in ver.itertuples() if r.card in focus]
+    shown += [r for r in ver.itertuples() if r.card not in focus and r.verdict != "no effect"]
+    shown = shown[:top] or list(ver.itertuples())[:1]
+    pops = list(dict.fromkeys(long["population"]))
+    fig = _figure(10, 1.6 + 0.22 * len(shown) * max(len(pops), 2))
+    ax = fig.add_subplot()
+    step = 0.8 / max(len(pops), 1)
+    labels = []
+    for i, r in enumerate(reversed(shown)):
+        labels.append(f"{r.card}" + (f" (age {r.age})" if r.age else ""))
+        rows = long[(long["card"] == r.card) & (long["age"] == r.age)]
+        for j, pop in enumerate(pops):
+            p = rows[rows["population"] == pop]
+            if not len(p):
+                continue
+            p = p.iloc[0]
+            y = i - 0.4 + step * (j + 0.5)
+            ax.errorbar([p.effect], [y], xerr=_err([p.effect], [p.ci_low], [p.ci_high]), fmt="o",
+                        mfc=None if p.flagged else "white", ms=5, color=f"C{j}", capsize=2,
+                        label=pop if i == 0 else None)
+        ax.annotate(r.verdict, (1.01, i), xycoords=("axes fraction", "data"), va="center", fontsize=8,
+                    color={"consistent": SIG_UP, "bot-dependent": SIG_DOWN}.get(r.verdict, NS))
+    ax.axvline(0, color="k", lw=1)
+    ax.set_yticks(np.arange(len(shown)), labels, fontsize=8)
+    ax.set_ylim(-0.6, len(shown) - 0.4)
+    _pct(ax)
+    ax.set_xlabel(xlabel + " (95% CI; filled: flagged, BH q < 0.05 within the population)")
+    ax.legend(loc="lower right", fontsize=8, title="population")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    return _save(fig, path)

@@ -54,6 +54,29 @@ DEFAULT_LINEUPS: dict[str, list[str]] = {
     "rainbow-bridge": ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"],
 }
 
+#: engine name -> the default bot populations of ``--population default`` (NAME -> lineup; ``*P``
+#: is replaced by the player count): an archetype field, a greedy field and a tuned field
+DEFAULT_POPULATIONS: dict[str, dict[str, str]] = {
+    "blood-rage": {"archetypes": "balanced,ragnarok-diver,thor-warlord,tyr-brute", "greedy": "greedy*P",
+                   "tuned": "tuned-4p*P"},
+    "valhalla": {"archetypes": "thor,loki,quester,warlord", "greedy": "greedy*P", "tuned": "tuned-4p*P"},
+}
+
+
+def default_populations(engine: str, players: int) -> dict[str, str]:
+    """``--population default`` for ``engine`` at ``players`` clans (the archetype field cut or
+    padded with greedy to the player count). Raises ValueError for an engine without a set."""
+    if engine not in DEFAULT_POPULATIONS:
+        raise ValueError(f"--population default: no default populations for {engine!r}; allowed engines: "
+                         f"{sorted(DEFAULT_POPULATIONS)} (or name them: NAME=LINEUP)")
+    out = {}
+    for name, lineup in DEFAULT_POPULATIONS[engine].items():
+        if lineup.endswith("*P"):
+            out[name] = f"{lineup[:-2]}*{players}"
+        else:
+            items = lineup.split(",")
+            out[name] = ",".join((items + ["greedy"] * players)[:players])
+    return out
 
 #: engine name -> strategy name -> the library file behind it (None for a strategy written in code)
 _FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetypes().get(n), "path", None),

@@ -1,0 +1,111 @@
+"""analysis/populations.py and `--population` on compare and ablate: one experiment per bot
+population, and a verdict per card on whether its effect survives a change of bots."""
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from volva.analysis.populations import (
+    POPULATION_COLUMNS,
+    VERDICT_COLUMNS,
+    _finish,
+    ablate_effect,
+    card_effects,
+    parse_populations,
+    verdicts,
+)
+from volva.cli import app
+
+
+def test_parse_populations_expands_default_and_refuses_bad_values():
+    pops = parse_populations(["default"], "blood-rage", 4)
+    assert [n for n, _ in pops] == ["archetypes", "greedy", "tuned"]
+    assert dict(pops)["greedy"] == "greedy*4" and dict(pops)["tuned"] == "tuned-4p*4"
+    assert len(dict(pops)["archetypes"].split(",")) == 4
+    assert dict(parse_populations(["default"], "blood-rage", 2))["archetypes"].count(",") == 1  # cut to 2 seats
+    assert parse_populations(["a=greedy*2", "b = balanced,greedy"], "blood-rage", 2) == \
+        [("a", "greedy*2"), ("b", "balanced,greedy")]
+    for specs, msg in ((["greedy*4", "b=greedy*4"], "NAME=LINEUP"), (["a b=greedy*4", "c=greedy*4"], "name"),
+                       (["a=greedy*4", "a=balanced*4"], "named twice"), (["a=greedy*4"], "two or more"),
+                       (["a=", "b=greedy*4"], "NAME=LINEUP")):
+        with pytest.raises(ValueError, match=msg):
+            parse_populations(specs, "blood-rage", 4)
+
+
+def _long(rows):
+    """POPULATION_COLUMNS rows from (population, card, effect, se)."""
+    parts = [_finish(pd.DataFrame({"age": [0], "card": [c], "effect": [e], "se": [s], "n_strategies": [1]}), p, 0.05)
+             for p, c, e, s in rows]
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_verdicts_name_consistent_bot_dependent_partial_and_no_effect():
+    long = _long([("A", "strong", 0.05, 0.01), ("B", "strong", 0.03, 0.01), ("C", "strong", 0.06, 0.01),
+                  ("A", "flips", 0.04, 0.01), ("B", "flips", -0.04, 0.01), ("C", "flips", 0.0, 0.01),
+                  ("A", "one-kind", 0.06, 0.01), ("B", "one-kind", 0.0, 0.005), ("C", "one-kind", 0.001, 0.005),
+                  ("A", "weak", 0.025, 0.01), ("B", "weak", 0.012, 0.01), ("C", "weak", 0.01, 0.01),
+                  ("A", "null", 0.001, 0.01), ("B", "null", -0.004, 0.01), ("C", "null", 0.002, 0.01)])
+    ver = verdicts(long).set_index("card")
+    assert list(verdicts(long).columns) == VERDICT_COLUMNS
+    assert ver.loc["strong", "verdict"] == "consistent" and ver.loc["strong", "flagged_up"] == 3
+    assert ver.loc["flips", "verdict"] == "bot-dependent" and ver.loc["flips", "flagged_down"] == 1
+    # flagged in one population, zero with a tight interval in the others: the difference is significant
+    assert ver.loc["one-kind", "verdict"] == "bot-dependent" and ver.loc["one-kind", "p_het_adj"] < 0.05
+    assert ver.loc["weak", "verdict"] == "partial"  # flagged in A only; B and C do not differ from it
+    assert ver.loc["null", "verdict"] == "no effect"
+    assert list(verdicts(long)["verdict"]) == ["bot-dependent", "bot-dependent", "consistent", "partial", "no effect"]
+
+
+def test_card_effects_pool_strategies_and_ages_by_inverse_variance():
+    z = 1.959963984540054
+    rows = pd.DataFrame({"strategy": ["a", "b", "a"], "age": [1, 1, 2], "card": ["X", "X", "X"],
+                         "d_iwd": [0.02, 0.05, 0.01], "small": [False, False, True]})
+    se = np.array([0.01, 0.02, 0.001])
+    rows["ci_low"], rows["ci_high"] = rows["d_iwd"] - z * se, rows["d_iwd"] + z * se
+    eff = card_effects(rows, "P").iloc[0]
+    w = 1 / se[:2] ** 2  # the small row is left out
+    assert eff["effect"] == pytest.approx(np.sum(w * rows["d_iwd"][:2]) / w.sum())
+    assert eff["se"] == pytest.approx(1 / np.sqrt(w.sum())) and eff["n_strategies"] == 2
+    assert list(card_effects(rows, "P").columns) == POPULATION_COLUMNS
+
+
+def test_ablate_effect_reads_the_holders_row():
+    t = pd.DataFrame({"group": ["drafted it (forced arm)", "drafted it (forced arm)", "all clans"],
+                      "strategy": ["(all)", "greedy", "greedy"], "n": [100, 100, 400], "d_win": [0.1, 0.1, 0.01],
+                      "ci_low": [0.05, 0.05, 0.0], "ci_high": [0.15, 0.15, 0.02]})
+    e = ablate_effect(t, "Card", "P").iloc[0]
+    assert e["effect"] == 0.1 and e["se"] == pytest.approx(0.05 / 1.959963984540054) and e["flagged"]
+    assert ablate_effect(t[t["group"] == "all clans"], "Card", "P").empty
+
+
+def test_compare_and_ablate_refuse_bad_populations_in_one_line(tmp_path):
+    runner = CliRunner()
+    patch = tmp_path / "p.toml"
+    patch.write_text('["Tyr\'s Smite"]\nvalue = 9\n')
+    for args, msg in ((["--population", "a=greedy*4", "--lineup", "greedy*4"], "choose one"),
+                      (["--population", "a=greedy*4"], "two or more"),
+                      (["--population", "a=greedy*4", "--population", "b=nobody*4"], "--population b=nobody*4")):
+        for cmd in (["compare", "--patch", str(patch)], ["ablate", "Tyr's Smite"]):
+            res = runner.invoke(app, [*cmd, "--out", str(tmp_path / "o"), *args])
+            assert res.exit_code == 2 and msg in res.output, (cmd, args, res.output)
+            assert len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.slow
+def test_compare_with_two_populations_writes_verdicts(tmp_path):
+    patch = tmp_path / "p.toml"
+    patch.write_text('["Tyr\'s Smite"]\nvalue = 20\n')
+    out = tmp_path / "o"
+    res = CliRunner().invoke(app, ["compare", "--patch", str(patch), "--players", "2", "--games", "400",
+                                   "--population", "g=greedy*2", "--population", "mix=balanced,thor-warlord",
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    long = pd.read_csv(out / "populations.csv")
+    ver = pd.read_csv(out / "verdicts.csv")
+    assert set(long["population"]) == {"g", "mix"} and list(ver.columns) == VERDICT_COLUMNS
+    assert set(ver["verdict"]) <= {"consistent", "bot-dependent", "partial", "no effect"}
+    assert set(ver["card"]) == set(long["card"]) and (out / "populations.png").stat().st_size > 0
+    for p in ("g", "mix"):  # each population is a whole comparison of its own
+        assert (out / p / "compare_card_iwd.csv").is_file() and (out / p / "variant" / "stats").is_dir()
+    assert "Across bot populations" in res.output and "Tyr's Smite" in res.output
