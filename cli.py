@@ -104,6 +104,20 @@ ArmRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="Seat rota
 ReplayRotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="As the run: seat rotation on or off.")]
 Patch = Annotated[list[Path] | None, typer.Option("--patch", help="Card patch file (TOML, repeatable).")]
 ReplayPatch = Annotated[list[Path] | None, typer.Option("--patch", help="As the run: card patch file(s).")]
+UntilDecided = Annotated[bool, typer.Option(
+    "--until-decided", help="Play look after look until a group-sequential test decides (an effect, no effect "
+    "beyond --min-effect, or --target-halfwidth reached) or --games is spent; intervals printed for the "
+    "decided quantities are repeated confidence intervals, valid although the data were looked at after "
+    "every look (analysis/sequential.py).")]
+MinEffect = Annotated[float, typer.Option("--min-effect", min=0.0, max=1.0, help="With --until-decided: the "
+                                          "smallest change of win rate worth detecting (0.01 = 1 point).")]
+TargetHalfwidth = Annotated[float | None, typer.Option("--target-halfwidth", min=0.0, max=1.0, help="With "
+                                                       "--until-decided: also stop once the interval's half-width "
+                                                       "is at most this.")]
+Alpha = Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="With --until-decided: the error "
+                                      "rate over all the looks and decided quantities together.")]
+Look = Annotated[int | None, typer.Option("--look", min=1, help="With --until-decided: games between looks "
+                                          "(default: --games / 20).")]
 Population = Annotated[list[str] | None, typer.Option(
     "--population", help="NAME=LINEUP, repeatable, or 'default' (an archetype, a greedy and a tuned field): "
     "play the experiment once per bot population into OUT/NAME/ and say per card whether its effect is "
@@ -187,11 +201,41 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
     return res.code
 
 
-def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None) -> play.Outcome:
-    res = play.play_arms(run, rs_b, arms, out, card, ages, progress=_progress)
+def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None, decide=None) -> play.Outcome:
+    res = play.play_arms(run, rs_b, arms, out, card, ages, progress=_progress, decide=decide)
     if res.status == "interrupted":
         _err(f"interrupted after {res.games_done:,} paired games; partial results kept in {out}")
     return res
+
+
+def _monitor(on: bool, games: int, look: int | None, players: int, batch_size: int, alpha: float, streams: int,
+             min_effect: float, target: float | None):
+    """--until-decided: (Monitor, games per batch = games per look), or (None, batch_size) when off."""
+    if not on:
+        return None, batch_size
+    from volva.analysis.sequential import Monitor, design, looks_for
+    looks = looks_for(games, look or max(games // 20, 1), players)
+    step = int(looks[0]) if len(looks) > 1 else games
+    return Monitor(design(looks, alpha, streams), min_effect, target), step
+
+
+def _sequential_report(mon, out: Path | None, what: str) -> None:
+    """Print the sequential test's decision per stream and write OUT/sequential.csv (every look)."""
+    if mon is None:
+        return
+    from rich.table import Table
+    t = Table(title=f"{what}: {mon.summary()}", title_justify="left")
+    for c in ("quantity", "n", "estimate", "95% repeated CI", "decision"):
+        t.add_column(c, justify="left" if c in ("quantity", "decision") else "right", no_wrap=True)
+    for r in mon.table().itertuples():
+        t.add_row(str(r.stream), f"{r.n:,}", f"{r.mean:+.4f}", f"{r.rci_low:+.4f}…{r.rci_high:+.4f}", r.decision)
+    console.print_wide([t])
+    where = "not written (no --out)"
+    if out is not None:
+        mon.history_frame().to_csv(out / "sequential.csv", index=False)
+        where = f"in {out / 'sequential.csv'}"
+    typer.echo(f"stopped after {mon.games:,} games ({mon.status}); every look {where}; the other tables' "
+               "intervals are fixed-sample ones: read them as exploratory after a sequential stop")
 
 
 # --------------------------------------------------------------------------- run, replay, scenario, report
@@ -358,6 +402,11 @@ def compare(
     force: Force = False,
     top: Annotated[int, typer.Option("--top", help="Rows of each 'what moved' table to print.")] = 15,
     population: Population = None,
+    until_decided: UntilDecided = False,
+    min_effect: MinEffect = 0.01,
+    target_halfwidth: TargetHalfwidth = None,
+    alpha: Alpha = 0.05,
+    look: Look = None,
 ) -> None:
     """What-if balance: the baseline card set vs a patched one on the same seeds and lineups;
     prints what moved (per strategy paired; per card, god pair and stat path with BH correction).
@@ -370,9 +419,12 @@ def compare(
             rs_a, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
         rs_b = session.variant(ruleset, option, patch, players)
+        if until_decided and any(len(set(n)) < 2 for _, n, _ in pops):
+            raise session.UsageError("--until-decided: compare decides on each strategy's change of win rate, "
+                                     "which a mirror lineup cannot move; name two or more strategies")
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    from volva.analysis.paired import write_compare_tables
+    from volva.analysis.paired import strategy_streams, write_compare_tables
     from volva.analysis.populations import card_effects
     from volva.reports.paired import plot_compare
     effects, code = [], 0
@@ -380,10 +432,14 @@ def compare(
         where = out if name is None else out / name
         if name is not None:
             _err(f"population {name}: {','.join(names)}")
-        run_ = play.Run(rs_a, names, pols, players, games, seed, batch_size, option, rotate)
-        res = _play_arms(run_, rs_b, ("baseline", "variant"), where)
+        mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, len(set(names)), min_effect,
+                              target_halfwidth)
+        run_ = play.Run(rs_a, names, pols, players, games, seed, batch, option, rotate)
+        res = _play_arms(run_, rs_b, ("baseline", "variant"), where,
+                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)))
         if res.sums is None or not len(res.sums):
             raise typer.Exit(res.code)
+        _sequential_report(mon, where, "strategy: paired change of win rate, variant − baseline")
         sa, sb = res.stats
         tabs = write_compare_tables(sa, sb, res.sums, where)
         plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
@@ -446,6 +502,11 @@ def ablate(
     threads: Threads = None,
     force: Force = False,
     population: Population = None,
+    until_decided: UntilDecided = False,
+    min_effect: MinEffect = 0.01,
+    target_halfwidth: TargetHalfwidth = None,
+    alpha: Alpha = 0.05,
+    look: Look = None,
 ) -> None:
     """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
     it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval.
@@ -460,7 +521,7 @@ def ablate(
         rs_f, rs_b = session.ablation(rs, card, age, ban, players)
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    from volva.analysis.paired import write_ablate_table
+    from volva.analysis.paired import holder_stream, write_ablate_table
     from volva.analysis.populations import ablate_effect
     from volva.reports.paired import plot_ablation
     label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})"
@@ -469,10 +530,14 @@ def ablate(
         where = out if name is None else out / name
         if name is not None:
             _err(f"population {name}: {','.join(names)}")
-        run_ = play.Run(rs_f, names, pols, players, games, seed, batch_size, option, rotate)
-        res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age)
+        mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, 1, min_effect,
+                              target_halfwidth)
+        run_ = play.Run(rs_f, names, pols, players, games, seed, batch, option, rotate)
+        res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age,
+                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, holder_stream(sums)))
         if res.sums is None or not len(res.sums):
             raise typer.Exit(res.code)
+        _sequential_report(mon, where, f"{card}: forced − banned change of win rate of the clans that drafted it")
         table, n_held = write_ablate_table(res.sums, where)
         plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
         console.print_wide([console.delta_table(table, f"{card}: forced − banned ({ban}), paired by game and seat, "
@@ -571,6 +636,14 @@ def tournament(
     anchor: Annotated[str | None, typer.Option("--anchor", help="The strategy rated 0 Elo (default: greedy "
                                                "when it plays, else the first name in sorted order).")] = None,
     force: ForceTables = False,
+    until_decided: Annotated[bool, typer.Option(
+        "--until-decided", help="Play rounds (--look games per combination) until the leader is decided better "
+        "than every other strategy by a group-sequential test on the paired win shares of each pair "
+        "(analysis/sequential.py), or --games is spent.")] = False,
+    min_effect: MinEffect = 0.01,
+    target_halfwidth: TargetHalfwidth = None,
+    alpha: Alpha = 0.05,
+    look: Look = None,
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
     ranking (win rate, 95% Wilson interval, mean Glory), Elo ratings with 95% intervals
@@ -584,12 +657,27 @@ def tournament(
             session.check_out(out, force)
         session.set_threads(threads)
     from volva.analysis.ratings import ratings
-    from volva.analysis.tournament import head_to_head, ranking, round_games, run_tournament
+    from volva.analysis.tournament import (
+        head_to_head,
+        leader_decided,
+        pair_streams,
+        ranking,
+        round_games,
+        run_tournament,
+    )
     n_games = round_games(games, players)
     if n_games != games:
         _err(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
+    pairs_n = len(names) * (len(names) - 1) // 2
+    mon, step = _monitor(until_decided, n_games, look, players, n_games, alpha, pairs_n, min_effect, target_halfwidth)
     with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:
-        clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance)
+        clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
+                               look=step if mon is not None else None,
+                               decide=None if mon is None else
+                               lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)))
+    if mon is not None:
+        _sequential_report(mon, out, "pairs: difference of win share where both played")
+        n_games = mon.games
     rank = ranking(clans)
     rat = ratings(clans, anchor)
     mat = head_to_head(clans, order=list(rank["strategy"]))

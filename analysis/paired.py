@@ -184,10 +184,11 @@ def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
 
 def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, rotate: bool,
                wa, wb, card: str | None = None, ages: list[int] | None = None, progress=None,
-               stop=None) -> pd.DataFrame:
+               stop=None, decide=None) -> pd.DataFrame:
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
-    saved as ``paired.parquet`` next to the arms after every batch."""
+    saved as ``paired.parquet`` next to the arms after every batch. ``decide(games, sums)``,
+    called after every batch, ends the run early when it returns True (--until-decided)."""
     from volva.analysis.runner import play_batch_frames
     from volva.analysis.suffstats import checkpoints
     points = checkpoints(games)
@@ -207,7 +208,23 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
             progress(n)
         if stop is not None and stop() and first + n < games:
             raise KeyboardInterrupt
+        if decide is not None and decide(first + n, sums):
+            break
     return sums
+
+
+def strategy_streams(sums: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
+    """Sequential streams of ``compare``: per strategy (n, Σd, Σd²) of the paired change of win
+    share (variant − baseline, in wins)."""
+    t = sums.groupby("strategy", sort=True)[PAIR_SUMS].sum()
+    return {k: (int(r["n"]), r["d"] / WIN_UNIT, r["d2"] / WIN_UNIT ** 2) for k, r in t.iterrows()}
+
+
+def holder_stream(sums: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
+    """Sequential stream of ``ablate``: the clans that drafted the card in the forced arm, forced −
+    banned change of win share (n, Σd, Σd²; arm A is forced, so the sign is flipped)."""
+    h = sums[sums["holder"] == 1][PAIR_SUMS].sum()
+    return {"drafted it (forced arm)": (int(h["n"]), -h["d"] / WIN_UNIT, h["d2"] / WIN_UNIT ** 2)}
 
 
 def write_compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, out) -> dict[str, pd.DataFrame]:

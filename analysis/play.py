@@ -151,9 +151,10 @@ def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
 
 
 def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=None,
-              progress=no_progress) -> Outcome:
+              progress=no_progress, decide=None) -> Outcome:
     """Play arm A (``run.rs``) and arm B (``rs_b``) on the same games into OUT/<arm>/ (stats;
-    report-ready) and OUT/paired.parquet. A stopped run keeps the sums of its finished batches."""
+    report-ready) and OUT/paired.parquet. A stopped run keeps the sums of its finished batches.
+    ``decide(games, sums)`` may end the run early (``analysis.paired.run_paired``)."""
     from volva.analysis.paired import run_paired
     writers = _arm_writers(run, arms, (run.rs, rs_b), out)
     code, status, sums = 0, "complete", None
@@ -164,7 +165,7 @@ def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=
             w.open()
         with progress("paired games", run.games, 0) as advance:
             sums = run_paired(run.rs, rs_b, run.names, run.pols, run.seed, run.games, run.batch_size, run.rotate,
-                              writers[0], writers[1], card, ages, progress=advance, stop=stop)
+                              writers[0], writers[1], card, ages, progress=advance, stop=stop, decide=decide)
     except KeyboardInterrupt:
         code, status = 128 + stop.signum, "interrupted"
         sums = _saved_sums(out)

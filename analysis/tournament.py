@@ -51,7 +51,8 @@ def combinations(names: list[str], players: int) -> list[tuple[str, ...]]:
 
 def run_tournament(ruleset, names: list[str], players: int, games: int, seed: int,
                    policies: list | None = None,
-                   progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+                   progress: Callable[[int], None] | None = None, look: int | None = None,
+                   decide: Callable[[int, pd.DataFrame], bool] | None = None) -> pd.DataFrame:
     """Play the tournament and return its clans table (one row per clan per game).
 
     Args: ``ruleset`` from :func:`simulator.engines.load_ruleset`; ``names`` the strategies
@@ -60,6 +61,11 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     ``policies`` (optional) the resolved ``(kind, params)`` per name; ``progress`` is called
     with the number of games just played.  Raises ValueError for a bad player count, fewer
     strategies than players, or an unknown strategy.
+
+    The games are played in rounds of ``look`` games per combination (default: all at once), every
+    combination in each round; ``decide(games per combination so far, clans so far)`` is called
+    after each round and ends the tournament early when it returns True (--until-decided). The
+    games of a combination do not depend on the rounds (game g always plays the same seed).
     """
     from volva.simulator import engines
     from volva.simulator.core import enums as E
@@ -74,25 +80,59 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     combos = combinations(list(names), players)
     pol = dict(zip(names, policies)) if policies is not None else {n: resolve(n) for n in names}
     n_games = round_games(games, players)
+    step = n_games if look is None else max(round_games(look, players), players)
     parts = []
-    for m, combo in enumerate(combos):
-        lineup = list(combo)
-        pols = [pol[n] for n in lineup]
-        for first in range(0, n_games, BATCH):
-            ids = np.arange(first, min(first + BATCH, n_games), dtype=np.int64)
-            for r, gids, seeds in engines.game_plan(seed, ids, players, True):
-                batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
-                df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
-                                   ruleset.god_names)
-                df.insert(0, "match", np.int32(m))
-                df.insert(1, "lineup", ",".join(lineup))
-                parts.append(df)
-            if progress is not None:
-                progress(len(ids))
+    for start in range(0, n_games, step):
+        end = min(start + step, n_games)
+        for m, combo in enumerate(combos):
+            lineup = list(combo)
+            pols = [pol[n] for n in lineup]
+            for first in range(start, end, BATCH):
+                ids = np.arange(first, min(first + BATCH, end), dtype=np.int64)
+                for r, gids, seeds in engines.game_plan(seed, ids, players, True):
+                    batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
+                    df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
+                                       ruleset.god_names)
+                    df.insert(0, "match", np.int32(m))
+                    df.insert(1, "lineup", ",".join(lineup))
+                    parts.append(df)
+                if progress is not None:
+                    progress(len(ids))
+        if decide is not None and decide(end, _frame(parts)):
+            break
+    return _frame(parts)
+
+
+def _frame(parts: list[pd.DataFrame]) -> pd.DataFrame:
     clans = pd.concat(parts, ignore_index=True)
     for c in ("strategy", "lineup", "ruleset", "stat_path", "gods"):
         clans[c] = clans[c].astype(str)
     return clans.sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
+
+
+def pair_streams(clans: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
+    """Sequential streams of a tournament: for each pair ``a − b`` (a before b in sorted order),
+    over the games where both played, (n, Σd, Σd²) of d = a's win share − b's."""
+    w = clans.pivot_table(index="game_id", columns="strategy", values="win_share", aggfunc="sum", observed=True)
+    names = sorted(w.columns)
+    out = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            d = (w[a] - w[b]).dropna().to_numpy(float)
+            out[f"{a} − {b}"] = (len(d), float(d.sum()), float((d * d).sum()))
+    return out
+
+
+def leader_decided(clans: pd.DataFrame):
+    """``stop_when`` for a tournament's Monitor: the current leader (best win rate so far) is
+    decided better than every other strategy (each pair with it: 'effect', the leader ahead)."""
+    leader = ranking(clans)["strategy"].iloc[0]
+
+    def stop(streams) -> bool:
+        mine = [s for k, s in streams.items() if leader in k.split(" − ")]
+        return bool(mine) and all(s.decision == "effect" and
+                                  (s.mean > 0) == (s.name.split(" − ")[0] == leader) for s in mine)
+    return stop
 
 
 def ranking(clans: pd.DataFrame) -> pd.DataFrame:
