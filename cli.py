@@ -195,8 +195,7 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
              + ("" if keep_rows else " (continue with --resume)"))
     if res.games_done:
         con = Console()
-        for t in console.win_tables(res.stats[0]):
-            con.print(t)
+        console.print_wide(console.win_tables(res.stats[0]))
         con.print(f"{res.games_done:,} games ({res.status}); output in {out}")
     return res.code
 

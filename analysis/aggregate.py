@@ -466,6 +466,57 @@ def convergence(st: Stats, strategy: str, games_done: int | None = None) -> pd.D
 
 # --------------------------------------------------------------------------- all
 
+#: per-game figures of the game shape: label -> (counter summed over clans, counter subtracted or None)
+PER_GAME_SHAPE = {
+    "action_turns": ("actions", None), "pillages": ("pillages", None),
+    "pillages_unopposed": ("pillages_unopposed", None),
+    "battles": ("pillages", "pillages_unopposed"),  # every battle has one pillager
+    "battle_ties": ("pillage_ties", None), "quests_committed": ("quests", None),
+    "quests_completed": ("quests_done", None), "figures_lost_in_battle": ("lost_battle", None),
+    "figures_lost_to_ragnarok": ("lost_ragnarok", None),
+}
+
+
+def game_shape(st: Stats) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """How the bots play (issue 13): (per clan, per game), or None when the engine does not count
+    the game shape.
+
+    Per clan: one row per strategy and an ``(all)`` row; ``clans``, the mean of each counter of
+    ``enums.SHAPE_NAMES`` per clan per game with its standard error (``se_<counter>``), the share
+    of Glory from the end-of-game stat bonuses (``bonus_share`` = bonus Glory / all Glory) and the
+    mean final track levels (1..6). Per game: one row, ``games`` and the totals of
+    :data:`PER_GAME_SHAPE` per game (battles = pillages that met an enemy; ties = tied battles)."""
+    sh = st["shape"]
+    if not len(sh):
+        return None
+    names = list(E.SHAPE_NAMES)
+    t = sh.groupby("strategy", sort=True)[["n", *[f"k_{x}" for x in names], *[f"k2_{x}" for x in names]]].sum()
+    t.loc["(all)"] = t.sum()
+    out = pd.DataFrame({"strategy": t.index, "clans": t["n"].to_numpy()})
+    n = t["n"].to_numpy(float)
+    for x in names:
+        out[x] = t[f"k_{x}"].to_numpy() / n
+        out[f"se_{x}"] = _sd(t[f"k_{x}"], t[f"k2_{x}"], n) / np.sqrt(n)
+    c = st["clans"].groupby("strategy", sort=True)[["g", "s_bonus"]].sum()
+    c.loc["(all)"] = c.sum()
+    out["bonus_share"] = (c["s_bonus"] / c["g"].where(c["g"] > 0)).reindex(t.index).to_numpy()
+    lv = st["levels"]
+    if len(lv):
+        parts = lv["levels"].astype(str).str.extract(r"R(\d) A(\d) H(\d)").astype(float)
+        for i, stat in enumerate(E.STAT_NAMES):
+            w = parts[i] * lv["n"]
+            by = w.groupby(lv["strategy"].astype(str)).sum()
+            nn = lv["n"].groupby(lv["strategy"].astype(str)).sum()
+            by.loc["(all)"], nn.loc["(all)"] = by.sum(), nn.sum()
+            out[f"{stat}_level"] = (by / nn).reindex(t.index).to_numpy()
+    games = max(st.games, 1)
+    tot = t.loc["(all)"]
+    per_game = {"games": st.games}
+    for label, (a, b) in PER_GAME_SHAPE.items():
+        per_game[label] = (tot[f"k_{a}"] - (tot[f"k_{b}"] if b else 0)) / games
+    return out.reset_index(drop=True), pd.DataFrame([per_game])
+
+
 def aggregate(st: Stats, focal: str, games_done: int | None = None) -> dict[str, object]:
     """All report tables: strategy, seat, seat_strategy, players, glory_sources, stat_paths (per
     strategy), gods (or None), drafted_gods, cards, card_uses, card_summary, h2h, h2h_long,
@@ -489,4 +540,5 @@ def aggregate(st: Stats, focal: str, games_done: int | None = None) -> dict[str,
         "h2h": head_to_head(st, rank),
         "h2h_long": head_to_head_long(st),
         "convergence": convergence(st, focal, games_done),
+        "game_shape": game_shape(st),
     }

@@ -61,6 +61,7 @@ CLANS_COLUMNS = [
     "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
     "rage_level", "axes_level", "horns_level", "stat_path", "gods", "figures_at_ragnarok",
     *[f"glory_{s}" for s in E.GLORY_SOURCE_NAMES],
+    *E.SHAPE_NAMES,  # game-shape counters (enums SH_*), -1 where the engine does not count them
 ]
 PICKS_COLUMNS = ["game_id", "seat", "age", "pick", "card"]
 PLAYS_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]
@@ -73,6 +74,7 @@ CLANS_SCHEMA = pa.schema([
     ("horns_level", pa.int8()), ("stat_path", _DICT), ("gods", _DICT),
     ("figures_at_ragnarok", pa.int16()),
     *[(f"glory_{s}", pa.int32()) for s in E.GLORY_SOURCE_NAMES],
+    *[(s, pa.int16()) for s in E.SHAPE_NAMES],
 ])
 PICKS_SCHEMA = pa.schema([
     ("game_id", pa.int64()), ("seat", pa.int8()), ("age", pa.int8()), ("pick", pa.int8()), ("card", _DICT),
@@ -135,7 +137,9 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
     strategies: P names, seat order.  ``glory`` is the sum of the six sources,
     ``*_level`` = final step index + 1 (1..6), ``win_share`` = 1/k for each of
     the k clans ranked 1 in a game (0 otherwise); ``gods`` the two Gods of Ásgard in
-    play, e.g. ``"odin+thor"`` (``""`` without the module; ``god_names`` from the rule set).
+    play, e.g. ``"odin+thor"`` (``""`` without the module; ``god_names`` from the rule set);
+    the game-shape counters ``enums.SHAPE_NAMES`` (Action turns, pillages, battles, quests,
+    figures lost; -1 when the engine does not count them).
     Raises ValueError if the array shapes disagree.
     """
     G, P = batch.rank.shape
@@ -168,6 +172,10 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
     })
     for i, s in enumerate(E.GLORY_SOURCE_NAMES):
         df[f"glory_{s}"] = src[:, i]
+    shape = batch.game_shape if getattr(batch, "game_shape", None) is not None else np.full((G, P, E.N_SHAPE), -1)
+    shape = np.asarray(shape, np.int16).reshape(R, E.N_SHAPE)
+    for i, s in enumerate(E.SHAPE_NAMES):
+        df[s] = shape[:, i]
     return df
 
 

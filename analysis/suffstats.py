@@ -22,7 +22,12 @@ use            strategy, age (the card's), card, use       times n w g g2  (use 
 h2h            strategy, opponent                          games w ahead2
 convergence    strategy, games                             n w
 cluster        strategy                                    c_TT c_WW c_WT
+shape          strategy                                    n k_<counter> k2_<counter>  (game shape)
 =============  ==========================================  ===========================================
+
+``shape`` sums the game-shape counters of the clans table (enums.SHAPE_NAMES: Action turns,
+pillages, battles, ties, quests, figures lost) and their squares, over the clans whose engine
+counts them (``n``); it is optional on load (stats written before it have none).
 
 Cluster sums (per game j, for a card cell: n_j clans of the strategy that had the card, w_j
 their wins; T_j, W_j all clans of the strategy in game j and their wins): ``c_nn`` = sum n_j²,
@@ -63,6 +68,7 @@ KEYS = {
     "h2h": ["strategy", "opponent"],
     "convergence": ["strategy", "games"],
     "cluster": ["strategy"],
+    "shape": ["strategy"],
 }
 CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
 SUMS = {
@@ -76,7 +82,9 @@ SUMS = {
     "h2h": ["games", "w", "ahead2"],
     "convergence": ["n", "w"],
     "cluster": ["c_TT", "c_WW", "c_WT"],
+    "shape": ["n", *[f"k_{s}" for s in E.SHAPE_NAMES], *[f"k2_{s}" for s in E.SHAPE_NAMES]],
 }
+OPTIONAL_TABLES = {"shape"}  #: tables a stats folder written before them may lack
 INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
 USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]  #: plays.parquet (records.PLAYS_COLUMNS)
 PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
@@ -383,6 +391,14 @@ class Stats:
                                    game_index, use=(u_code, u_names))
         if R:
             t["cluster"] = _cluster_table(gid, s_code, s_names, w)
+        if R and all(c in clans for c in E.SHAPE_NAMES):
+            k = clans[list(E.SHAPE_NAMES)].to_numpy(np.int64)
+            ok = (k >= 0).all(axis=1)  # -1: the engine does not count the game shape
+            if ok.any():
+                sv = {"n": np.ones(int(ok.sum()), np.int64)}
+                for i, name in enumerate(E.SHAPE_NAMES):
+                    sv[f"k_{name}"], sv[f"k2_{name}"] = k[ok, i], k[ok, i] ** 2
+                t["shape"] = _grouped("shape", [(s_code[ok], s_names)], sv)
         t["h2h"] = cls._h2h(clans, st, w)
         if points is not None:
             t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))
@@ -470,6 +486,8 @@ class Stats:
         tables = {}
         for k in KEYS:
             p = d / f"{k}.parquet"
+            if not p.is_file() and k in OPTIONAL_TABLES and k not in meta["sha256"]:
+                continue
             if not p.is_file():
                 raise StatsError(f"{p}: file not found")
             try:
@@ -515,7 +533,8 @@ def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | N
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise RunDataError(f"{path}: unreadable Parquet file ({' '.join(str(exc).split())})") from None
 
-    clans_it = groups(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"])
+    have_shape = set(E.SHAPE_NAMES) <= set(pq.read_schema(cp).names)
+    clans_it = groups(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"] + (list(E.SHAPE_NAMES) if have_shape else []))
     picks_all = groups(pp, PICKS_NEEDED)
     uses_all = groups(up, USES_COLUMNS) if have_uses else None
     total = Stats()

@@ -19,7 +19,38 @@ def win_tables(st) -> list:
             t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
                       f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
         tables.append(t)
+    shape = shape_table(st)
+    if shape is not None:
+        tables.append(shape)
     return tables
+
+
+def shape_table(st):
+    """'How the bots played': per strategy, means per clan per game of the game-shape counters
+    (analysis.aggregate.game_shape), and the per-game totals in the title; None when not counted."""
+    from rich.table import Table
+
+    from volva.analysis import aggregate as agg
+    res = agg.game_shape(st)
+    if res is None:
+        return None
+    clan, game = res
+    g = game.iloc[0]
+    t = Table(title=f"How the bots played, per game: {g.battles:.1f} battles ({g.battle_ties:.2f} tied), "
+                    f"{g.pillages:.1f} pillages ({g.pillages_unopposed:.1f} unopposed), {g.quests_committed:.1f} "
+                    f"quests committed ({g.quests_completed:.1f} completed), {g.figures_lost_to_ragnarok:.1f} "
+                    f"figures lost to Ragnarök, {g.action_turns:.1f} Action turns. Per clan:", title_justify="left")
+    cols = [("strategy", "strategy", None), ("turns", "actions", ".1f"), ("pillages", "pillages", ".2f"),
+            ("pillages won", "pillages_won", ".2f"), ("battles", "battles", ".2f"), ("battles won", "battles_won", ".2f"),
+            ("quests", "quests", ".2f"), ("quests done", "quests_done", ".2f"), ("lost to Ragnarök", "lost_ragnarok", ".2f"),
+            ("stat-bonus Glory", "bonus_share", ".0%"), ("Rage", "rage_level", ".1f"),
+            ("Axes", "axes_level", ".1f"), ("Horns", "horns_level", ".1f")]
+    cols = [c for c in cols if c[1] in clan.columns]
+    for label, _, _ in cols:
+        t.add_column(label, justify="left" if label == "strategy" else "right", no_wrap=True)
+    for r in clan.itertuples():
+        t.add_row(*[str(getattr(r, k)) if f is None else format(getattr(r, k), f) for _, k, f in cols])
+    return t
 
 
 def progress(console, unit: str = "games"):

@@ -513,11 +513,14 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     res["card_summary_all"] = with_card_info(agg.card_summary(st), st.cards) if len(st["draft"]) else None
     for k, v in (res.get("valhalla_gods") or {}).items():
         res[f"vg_{k}"] = v
+    if res.get("game_shape") is not None:
+        res["shape_clan"], res["shape_game"] = res["game_shape"]
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
                       ("seat.csv", "seat_strategy"), ("head_to_head.csv", "h2h_long"),
                       ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources"),
                       ("god_combos.csv", "vg_combo_strategy"), ("god_sets.csv", "vg_set_strategy"),
-                      ("god_by_age.csv", "vg_god_age_strategy"), ("god_set_sources.csv", "vg_set_sources")):
+                      ("god_by_age.csv", "vg_god_age_strategy"), ("god_set_sources.csv", "vg_set_sources"),
+                      ("game_shape.csv", "shape_clan"), ("game_shape_per_game.csv", "shape_game")):
         df = res.get(key)
         if df is not None and len(df):
             df.to_csv(out_dir / name, index=False)
@@ -527,6 +530,22 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     html_path.write_text(_html(run_dir, meta, res, figs, out_dir, gods_note, st), encoding="utf-8")
     written.append(html_path)
     return written
+
+
+def _shape_html(res: dict) -> list[str]:
+    """The 'How the bots played' section (analysis.aggregate.game_shape), empty when not counted."""
+    if res.get("game_shape") is None:
+        return []
+    clan, game = res["game_shape"]
+    show = clan[[c for c in clan.columns if not c.startswith("se_")]]
+    return ["<h2>How the bots played</h2>",
+            "<p class='note'>Per game (all clans together): battles are pillages that met an enemy, ties "
+            "the battles that ended in a tie (every clan loses). Per clan: means per game; bonus_share is "
+            "the share of Glory from the end-of-game stat bonuses; *_level the mean final track level. "
+            "Compare with real play to judge the bots (game_shape.csv has standard errors).</p>",
+            _fmt_table(game, (), {c: ".2f" for c in game.columns if c != "games"}),
+            _fmt_table(show, ("bonus_share",), {c: ".2f" for c in show.columns if c not in ("strategy", "clans",
+                                                                                           "bonus_share")})]
 
 
 def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str, st) -> str:
@@ -588,6 +607,7 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
               _fmt_table(res["seat_strategy"].assign(seat=res["seat_strategy"]["seat"] + 1), _RATE_PCT, _RATE_FL),
               "<h2>Glory by source</h2>", fig_block("glory_sources.png"),
               _fmt_table(res["glory_sources"], (), {"mean": ".2f", "ci_low": ".2f", "ci_high": ".2f"}),
+              *_shape_html(res),
               "<h2>Stat paths</h2>", fig_block("stat_paths.png")]
     for s, tabs in res["stat_paths"].items():
         parts += [f"<h3>{e(s)}: final levels (top 15 by n)</h3>", _fmt_table(tabs["levels"], _RATE_PCT, _RATE_FL),

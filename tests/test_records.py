@@ -30,8 +30,10 @@ def test_columns_exact():
         "game_id", "seed", "ruleset", "n_players", "seat", "strategy", "glory", "rank", "win_share",
         "rage_level", "axes_level", "horns_level", "stat_path", "gods", "figures_at_ragnarok", "glory_battle", "glory_pillage",
         "glory_quest", "glory_ragnarok", "glory_bonus", "glory_cards", "glory_contest", "glory_valor", "glory_start",
-        "glory_mission"]
+        "glory_mission", "actions", "pillages", "pillages_won", "pillages_unopposed", "battles", "battles_won",
+        "battle_ties", "quests", "quests_done", "lost_battle", "lost_ragnarok", "pillage_ties"]
     assert len(df) == 20
+    assert (df["battles"] == -1).all()  # a batch without game-shape counters: -1, not counted
     for c in ("strategy", "ruleset", "stat_path"):
         assert isinstance(df[c].dtype, pd.CategoricalDtype)
 

@@ -59,11 +59,11 @@ def test_report_on_real_run(real_run, tmp_path):
     assert not (rep / "god_heatmap.png").exists()
     assert "did not use the Gods of Ásgard module" in html
     for fact in ("3,000 of 3,000 games", "greedy, greedy, random, greedy", "tie_break=rage", "numba",
-                 "<dt>seed</dt><dd>7</dd>"):
+                 "<dt>seed</dt><dd>7</dd>", "How the bots played"):
         assert fact in html, fact
     listed = [line for line in res.stdout.splitlines() if line.strip()]
     csvs = ["cards.csv", "card_uses.csv", "strategy.csv", "seat.csv", "head_to_head.csv", "drafted_gods.csv",
-            "glory_sources.csv"]
+            "glory_sources.csv", "game_shape.csv", "game_shape_per_game.csv"]
     assert sorted(p.rsplit("/", 1)[-1] for p in listed) == sorted(PNGS + csvs + ["report.html", "report.pdf"])
     cards = pd.read_csv(rep / "cards.csv")
     assert {"ata", "win_rate_drafted", "win_rate_played", "win_rate_kept", "glory_played", "iwd"} <= set(cards)

@@ -485,6 +485,12 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     if nbest > 1:
         winner = -1  # DIGEST §1.6 step 5: on a tie every clan loses
         log_nb(S, E.EV_TIE, pillager, prov, best, 0, 0, 0)
+    for q in range(P):
+        if part[q]:
+            S.game_shape[q, E.SH_BATTLES] += 1
+            S.game_shape[q, E.SH_BATTLE_TIES] += 1 if nbest > 1 else 0
+    if winner >= 0:
+        S.game_shape[winner, E.SH_BATTLES_WON] += 1
     texts = S.played.copy()  # the revealed cards, for the after-battle texts
     texts_n = S.played_n.copy()
     canc = S.cancelled.copy()

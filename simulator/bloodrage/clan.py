@@ -67,6 +67,10 @@ def discard_nb(S, c):
 def to_valhalla_nb(S, p, f, cause):
     """Destroy figure f of clan p: it goes to Valhalla (DIGEST §1.6 step 6, §1.5 Ragnarök)."""
     log_nb(S, E.EV_DESTROY, p, f, S.loc[p, f], cause, 0, 0)
+    if cause == E.CAUSE_BATTLE:
+        S.game_shape[p, E.SH_LOST_BATTLE] += 1
+    elif cause == E.CAUSE_RAGNAROK:
+        S.game_shape[p, E.SH_LOST_RAGNAROK] += 1
     S.loc[p, f] = E.LOC_VALHALLA
 
 

@@ -152,6 +152,7 @@ def action_phase_nb(T, S, kinds, params):
             n = legal_actions_nb(T, S, q, acts)
             i = choose_action_nb(T, S, q, acts, n, kinds[q], params[q])
             do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)
+            S.game_shape[q, E.SH_ACTIONS] += 1
             turns += 1
             S.gs[G_TURNS] += 1
             checkpoint_nb(T, S)
@@ -228,6 +229,8 @@ def quest_phase_nb(T, S, kinds, params):
         for j in range(S.quest_n[q]):
             c = S.quests[q, j]
             met = quest_met_nb(T, S, q, c)
+            S.game_shape[q, E.SH_QUESTS] += 1
+            S.game_shape[q, E.SH_QUESTS_DONE] += 1 if met else 0
             g = T.card_qglory[c] if met else 0
             log_nb(S, E.EV_QUESTRES, q, c, 1 if met else 0, g, 0, 0)
             if met:

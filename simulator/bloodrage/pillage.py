@@ -105,13 +105,16 @@ def pillage_nb(T, S, p, prov, kinds, params):
     Returns True if the pillage succeeded (the token is flipped)."""
     P = S.gs[G_NP]
     log_nb(S, E.EV_PILLAGE, p, prov, S.token[prov], 0, 0, 0)
+    S.game_shape[p, E.SH_PILLAGES] += 1
     call_to_battle_nb(T, S, p, prov, kinds, params)
     fought = np.zeros((P, E.NFIG), np.bool_)
     if has_enemy_nb(T, S, p, prov):
         winner, texts, texts_n, canc = battle_nb(T, S, p, prov, kinds, params, fought)
         ok = winner == p
+        S.game_shape[p, E.SH_PILLAGE_TIES] += 1 if winner < 0 else 0
     else:
         log_nb(S, E.EV_NOBATTLE, p, prov, 0, 0, 0, 0)
+        S.game_shape[p, E.SH_UNOPPOSED] += 1
         floc = fjord_loc_of_nb(T, prov)
         for f in range(E.NFIG):
             fought[p, f] = S.loc[p, f] == prov or (floc >= 0 and S.loc[p, f] == floc)
@@ -120,6 +123,7 @@ def pillage_nb(T, S, p, prov, kinds, params):
         canc = np.zeros(S.cancelled.shape[0], np.int8)
         ok = True
     if ok:
+        S.game_shape[p, E.SH_PILLAGES_WON] += 1
         pillage_success_nb(T, S, p, prov, fought, texts[p, :0] if canc[p] else texts[p, :texts_n[p]], kinds, params)
         S.pillaged[prov] = 1
     move_gods_nb(T, S, p, prov, kinds, params)  # after any pillage attempt (DIGEST §2)

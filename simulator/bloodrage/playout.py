@@ -103,6 +103,7 @@ def _record_nb(S, R, P):
         R.board_rag[p] = S.board_rag[p]
         R.uses[p] = S.uses[p]
         R.missions[p] = S.mission_n[p]
+        R.game_shape[p] = S.game_shape[p]
     R.n_turns = S.gs[G_TURNS]
     R.violation = S.gs[G_VIOLATION]
     for c in range(R.fired.shape[0]):

@@ -80,6 +80,7 @@ STATE_DTYPE = np.dtype([
     ("won_age", np.int16, (P5,)),  # battles won this age (Rainbow Bridge missions)
     ("pillaged_age", np.int16, (P5,)),  # successful pillages this age
     ("quests_age", np.int16, (P5,)),  # quests completed this age
+    ("game_shape", np.int16, (P5, E.N_SHAPE)),  # game-shape counters (enums SH_*), whole game
     ("glory_age0", np.int32, (P5,)),  # total Glory when this age began
     ("mission_n", np.int8, (P5, E.MAX_MISSIONS)),  # ages in which each mission was completed
     ("rs", np.uint64, (1,)),  # random stream state
@@ -151,6 +152,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.won_age, 0)
     _fill1(S.pillaged_age, 0)
     _fill1(S.quests_age, 0)
+    _fill2(S.game_shape, 0)
     _fill1(S.glory_age0, 0)
     _fill2(S.mission_n, 0)
     S.rs[0] = seed

@@ -81,6 +81,7 @@ class BatchOut(NamedTuple):
     board_rag: np.ndarray  #: int16[G, P] figures on the board at Ragnarök (Valhalla: Prove Valor), summed over ages
     uses: np.ndarray  #: int16[G, P, MAX_USES] cards used in order, card * 16 + age * 4 + USE_*, -1 padding
     missions: np.ndarray  #: int8[G, P, MAX_MISSIONS] ages each Rainbow Bridge mission was completed in (0 without)
+    game_shape: np.ndarray | None = None  #: int16[G, P, N_SHAPE] game-shape counters (SHAPE_NAMES), -1: not counted
 
 
 def new_batch_out(G: int, P: int, cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_GODS_MAX) -> BatchOut:
@@ -94,11 +95,12 @@ def new_batch_out(G: int, P: int, cards: int = E.MAX_CARDS, gods: int = 2, god_p
         fired=np.zeros((G, cards), np.int16), gods=np.full((G, gods), -1, np.int8),
         god_fired=np.zeros((G, god_powers), np.int16), board_rag=np.zeros((G, P), np.int16),
         uses=np.full((G, P, E.MAX_USES), -1, np.int16), missions=np.zeros((G, P, E.MAX_MISSIONS), np.int8),
+        game_shape=np.full((G, P, E.N_SHAPE), -1, np.int16),
     )
 
 
 #: BatchOut fields with one row per seat (the record holds MAX_PLAYERS rows; the first P are in play)
-PER_SEAT = ("glory", "stats", "path", "rage_end", "picks", "rank", "board_rag", "uses", "missions")
+PER_SEAT = ("glory", "stats", "path", "rage_end", "picks", "rank", "board_rag", "uses", "missions", "game_shape")
 
 
 def batch_dtype(cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_GODS_MAX) -> np.dtype:
@@ -111,7 +113,7 @@ def batch_dtype(cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_G
         ("rage_end", np.int16, (P5,)), ("picks", np.int16, (P5, 3, E.MAX_PICKS)), ("rank", np.int8, (P5,)),
         ("n_turns", np.int32), ("violation", np.int8), ("fired", np.int16, (cards,)), ("gods", np.int8, (gods,)),
         ("god_fired", np.int16, (god_powers,)), ("board_rag", np.int16, (P5,)), ("uses", np.int16, (P5, E.MAX_USES)),
-        ("missions", np.int8, (P5, E.MAX_MISSIONS)),
+        ("missions", np.int8, (P5, E.MAX_MISSIONS)), ("game_shape", np.int16, (P5, E.N_SHAPE)),
     ])
 
 
@@ -119,9 +121,10 @@ BATCH_DTYPE = batch_dtype()  #: Blood Rage's batch record
 
 
 def new_batch_record(G: int, dtype: np.dtype = BATCH_DTYPE) -> np.ndarray:
-    """G empty game records (-1 in path, picks, gods and uses, 0 elsewhere) for a playout kernel."""
+    """G empty game records (-1 in path, picks, gods, uses and game_shape, 0 elsewhere) for a playout
+    kernel; an engine that does not count the game shape leaves game_shape at -1."""
     rec = np.zeros(G, dtype)
-    for f in ("path", "picks", "gods", "uses"):
+    for f in ("path", "picks", "gods", "uses", "game_shape"):
         rec[f] = -1
     return rec
 

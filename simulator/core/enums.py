@@ -174,6 +174,23 @@ N_GLORY_SRC = 10
 GLORY_SOURCE_NAMES = ("battle", "pillage", "quest", "ragnarok", "bonus", "cards", "contest", "valor", "start",
                       "mission")
 
+# --- game-shape counters per clan (batch record field ``shape``; how the bots play) --------
+SH_ACTIONS = 0  #: Action-phase turns taken
+SH_PILLAGES = 1  #: pillages attempted as the pillager
+SH_PILLAGES_WON = 2  #: of them, won (the token flipped)
+SH_UNOPPOSED = 3  #: of them, with no enemy in the province (no battle)
+SH_BATTLES = 4  #: battles taken part in (pillager or defender)
+SH_BATTLES_WON = 5  #: of them, won
+SH_BATTLE_TIES = 6  #: of them, ended in a tie (every clan loses, DIGEST §1.6 step 5)
+SH_QUESTS = 7  #: quests committed (resolved in the Quest phase)
+SH_QUESTS_DONE = 8  #: of them, fulfilled
+SH_LOST_BATTLE = 9  #: figures destroyed as battle losers
+SH_LOST_RAGNAROK = 10  #: figures destroyed by Ragnarök
+SH_PILLAGE_TIES = 11  #: pillages whose battle ended in a tie (one per tied battle: its pillager's)
+N_SHAPE = 12
+SHAPE_NAMES = ("actions", "pillages", "pillages_won", "pillages_unopposed", "battles", "battles_won",
+               "battle_ties", "quests", "quests_done", "lost_battle", "lost_ragnarok", "pillage_ties")
+
 # --- Rainbow Bridge god missions (DIGEST §4; simulator/data/valhalla/missions.toml) ----------
 # A mission is checked at the end of each Blood Rage age (after Ragnarök, before Release).
 MAX_MISSIONS = 3  #: one per god of the Valhalla game
