@@ -122,3 +122,17 @@ def test_tune_refuses_bad_input_in_one_line(tmp_path):
         assert res.exit_code == 2 and msg in res.output, (args, res.output)
     res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "s"), "--trials", "1"])
     assert res.exit_code == 2 and "--resume" in res.output and "--force" in res.output
+
+
+def test_shipped_tuned_strategies_load_with_their_provenance():
+    from volva.strategies import valhalla
+    from volva.strategies.builtin import resolve
+    from volva.strategies.lineup import library, strategy_file
+    for engine, res, greedy in (("blood-rage", resolve, resolve("greedy")),
+                                ("valhalla", valhalla.resolve, valhalla.resolve("greedy"))):
+        f = strategy_file(engine, "tuned-4p")
+        assert f is not None and "tuned-4p" in dict(library(engine))
+        prov = tomllib.loads(f.read_text())["provenance"]
+        assert prov["ruleset"] == engine and prov["players"] == 4 and prov["deviations_checked"] > 0
+        kind, params = res("tuned-4p")
+        assert kind == greedy[0] and not np.array_equal(params, greedy[1])  # tuned away from greedy
