@@ -14,7 +14,8 @@ run would be, then the effects are put side by side:
 
 Verdict per card (:func:`verdicts`), at level ``alpha``:
 
-- ``consistent``: flagged in every population, all with the same sign;
+- ``consistent``: flagged in every population, all with the same sign (``size_differs`` says
+  whether its size still depends on the bots: Cochran's Q, below);
 - ``bot-dependent``: flagged with opposite signs in two populations, or flagged in some and the
   populations' effects differ significantly (Cochran's Q heterogeneity test, BH over the cards):
   the verdict depends on who plays;
@@ -35,8 +36,8 @@ from scipy import stats as _st
 ALPHA = 0.05
 POPULATION_COLUMNS = ["population", "age", "card", "effect", "se", "ci_low", "ci_high", "z", "p_value", "p_adj",
                       "flagged", "n_strategies"]
-VERDICT_COLUMNS = ["age", "card", "verdict", "populations", "flagged_up", "flagged_down", "min_effect",
-                   "max_effect", "q", "p_heterogeneity", "p_het_adj"]
+VERDICT_COLUMNS = ["age", "card", "verdict", "size_differs", "populations", "flagged_up", "flagged_down",
+                   "min_effect", "max_effect", "q", "p_heterogeneity", "p_het_adj"]
 
 
 def parse_populations(specs: list[str], engine: str, players: int) -> list[tuple[str, str]]:
@@ -129,11 +130,13 @@ def verdicts(long: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         down = int((g["flagged"] & (g["effect"] < 0)).sum())
         rows.append({"age": age, "card": card, "populations": len(g), "flagged_up": up, "flagged_down": down,
                      "min_effect": float(e.min()), "max_effect": float(e.max()), "q": q, "p_heterogeneity": p_het})
-    out = pd.DataFrame(rows, columns=[c for c in VERDICT_COLUMNS if c not in ("verdict", "p_het_adj")])
+    out = pd.DataFrame(rows, columns=[c for c in VERDICT_COLUMNS if c not in ("verdict", "p_het_adj",
+                                                                          "size_differs")])
     if not len(out):
         return pd.DataFrame(columns=VERDICT_COLUMNS)
     out["p_het_adj"] = multipletests(out["p_heterogeneity"], method="fdr_bh")[1]
     out["verdict"] = [_verdict(r, alpha) for r in out.itertuples()]
+    out["size_differs"] = out["p_het_adj"] < alpha
     order = {"bot-dependent": 0, "consistent": 1, "partial": 2, "no effect": 3}
     size = np.maximum(out["min_effect"].abs(), out["max_effect"].abs())
     out = out.assign(_o=out["verdict"].map(order), _s=-size).sort_values(["_o", "_s", "age", "card"], kind="stable")

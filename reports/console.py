@@ -132,7 +132,8 @@ def verdicts_table(long, ver, focus, top: int):
             p = long[(long["population"] == pop) & (long["card"] == r.card) & (long["age"] == r.age)]
             cells.append("—" if not len(p) else f"{p.effect.iloc[0]:+.2%} [{p.ci_low.iloc[0]:+.2%}, "
                          f"{p.ci_high.iloc[0]:+.2%}]{'*' if p.flagged.iloc[0] else ''}")
-        t.add_row(str(r.card), str(r.age) if r.age else "all", *cells, f"{r.p_het_adj:.2g}", r.verdict)
+        v = r.verdict + (" (size differs)" if r.verdict == "consistent" and r.size_differs else "")
+        t.add_row(str(r.card), str(r.age) if r.age else "all", *cells, f"{r.p_het_adj:.2g}", v)
     if not len(shown):
         t.add_row("(no card has an effect in any population)", "", *[""] * len(pops), "", "")
     return t

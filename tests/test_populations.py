@@ -48,6 +48,9 @@ def test_verdicts_name_consistent_bot_dependent_partial_and_no_effect():
     ver = verdicts(long).set_index("card")
     assert list(verdicts(long).columns) == VERDICT_COLUMNS
     assert ver.loc["strong", "verdict"] == "consistent" and ver.loc["strong", "flagged_up"] == 3
+    assert not ver.loc["strong", "size_differs"]  # 5, 3 and 6 points, 1-point errors: Q p = 0.1
+    sized = verdicts(_long([("A", "s", 0.05, 0.005), ("B", "s", 0.02, 0.005), ("C", "s", 0.09, 0.005)])).iloc[0]
+    assert sized["verdict"] == "consistent" and sized["size_differs"]  # same sign everywhere, sizes differ
     assert ver.loc["flips", "verdict"] == "bot-dependent" and ver.loc["flips", "flagged_down"] == 1
     # flagged in one population, zero with a tight interval in the others: the difference is significant
     assert ver.loc["one-kind", "verdict"] == "bot-dependent" and ver.loc["one-kind", "p_het_adj"] < 0.05
