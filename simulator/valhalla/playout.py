@@ -59,7 +59,7 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on, gin):
         S.gs[G_VIOLATION] = INV_UNFINISHED
 
 
-CHUNK = 64
+CHUNK = 8  #: as the base engine's (small batches spread over the threads)
 
 
 @njit(cache=True)
