@@ -109,15 +109,18 @@ UntilDecided = Annotated[bool, typer.Option(
     "beyond --min-effect, or --target-halfwidth reached) or --games is spent; intervals printed for the "
     "decided quantities are repeated confidence intervals, valid although the data were looked at after "
     "every look (analysis/sequential.py).")]
-MinEffect = Annotated[float, typer.Option("--min-effect", min=0.0, max=1.0, help="With --until-decided: the "
-                                          "smallest change of win rate worth detecting (0.01 = 1 point).")]
+MinEffect = Annotated[float | None, typer.Option("--min-effect", min=0.0, max=1.0, help="With --until-decided: "
+                                                 "the smallest change of win rate worth detecting (default 0.01 "
+                                                 "= 1 point).")]
 TargetHalfwidth = Annotated[float | None, typer.Option("--target-halfwidth", min=0.0, max=1.0, help="With "
                                                        "--until-decided: also stop once the interval's half-width "
                                                        "is at most this.")]
-Alpha = Annotated[float, typer.Option("--alpha", min=0.0001, max=0.5, help="With --until-decided: the error "
-                                      "rate over all the looks and decided quantities together.")]
+Alpha = Annotated[float | None, typer.Option("--alpha", min=0.0001, max=0.5, help="With --until-decided: the "
+                                             "error rate over all the looks and decided quantities together "
+                                             "(default 0.05).")]
 Look = Annotated[int | None, typer.Option("--look", min=1, help="With --until-decided: games between looks "
-                                          "(default: --games / 20).")]
+                                          "(default: --games / 20; rounded up to a multiple of the player "
+                                          "count).")]
 Population = Annotated[list[str] | None, typer.Option(
     "--population", help="NAME=LINEUP, repeatable, or 'default' (an archetype, a greedy and a tuned field): "
     "play the experiment once per bot population into OUT/NAME/ and say per card whether its effect is "
@@ -145,8 +148,8 @@ StudyOut = Annotated[Path, typer.Option("--out", help="Run directory; the report
 CompareOut = Annotated[Path, typer.Option("--out", help="Output directory: baseline/, variant/, compare_*.csv.")]
 AblateOut = Annotated[Path, typer.Option("--out", help="Output directory: forced/, banned/, ablate.csv.")]
 ReportOut = Annotated[Path, typer.Option("--out", help="Report directory (created if missing).")]
-TournamentOut = Annotated[Path | None, typer.Option("--out", help="Also write tournament.csv and "
-                                                       "head_to_head.csv here.")]
+TournamentOut = Annotated[Path | None, typer.Option("--out", help="Also write tournament.csv, ratings.csv, "
+                                                       "head_to_head.csv (and sequential.csv) here.")]
 ScenarioOut = Annotated[Path | None, typer.Option("--out", help="Also write the JSON result to this file.")]
 
 
@@ -207,15 +210,28 @@ def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None, decid
     return res
 
 
-def _monitor(on: bool, games: int, look: int | None, players: int, batch_size: int, alpha: float, streams: int,
-             min_effect: float, target: float | None):
-    """--until-decided: (Monitor, games per batch = games per look), or (None, batch_size) when off."""
+def _check_sequential(on: bool, games: int, look: int | None, alpha: float | None, min_effect: float | None,
+                      target: float | None) -> None:
+    """The --until-decided options: only with it, --look at most --games. Raises UsageError."""
+    given = [n for n, v in (("--look", look), ("--alpha", alpha), ("--min-effect", min_effect),
+                            ("--target-halfwidth", target)) if v is not None]
+    if given and not on:
+        raise session.UsageError(f"{given[0]}: only with --until-decided (it sets the sequential test)")
+    if look is not None and look > games:
+        raise session.UsageError(f"--look {look}: more than --games {games}; allowed: 1..{games}")
+
+
+def _monitor(on: bool, games: int, look: int | None, players: int, batch_size: int, alpha: float | None,
+             streams: int, min_effect: float | None, target: float | None):
+    """--until-decided: (Monitor, games per batch = games per look), or (None, batch_size) when off.
+    Defaults: a look every --games / 20 games, alpha 0.05, min effect 0.01."""
     if not on:
         return None, batch_size
     from volva.analysis.sequential import Monitor, design, looks_for
     looks = looks_for(games, look or max(games // 20, 1), players)
     step = int(looks[0]) if len(looks) > 1 else games
-    return Monitor(design(looks, alpha, streams), min_effect, target), step
+    return Monitor(design(looks, 0.05 if alpha is None else alpha, streams),
+                   0.01 if min_effect is None else min_effect, target), step
 
 
 def _sequential_report(mon, out: Path | None, what: str) -> None:
@@ -224,7 +240,7 @@ def _sequential_report(mon, out: Path | None, what: str) -> None:
         return
     from rich.table import Table
     t = Table(title=f"{what}: {mon.summary()}", title_justify="left")
-    for c in ("quantity", "n", "estimate", "95% repeated CI", "decision"):
+    for c in ("quantity", "n", "estimate", f"{mon.design.level:.0%} repeated CI", "decision"):
         t.add_column(c, justify="left" if c in ("quantity", "decision") else "right", no_wrap=True)
     for r in mon.table().itertuples():
         t.add_row(str(r.stream), f"{r.n:,}", f"{r.mean:+.4f}", f"{r.rci_low:+.4f}…{r.rci_high:+.4f}", r.decision)
@@ -402,15 +418,16 @@ def compare(
     top: Annotated[int, typer.Option("--top", help="Rows of each 'what moved' table to print.")] = 15,
     population: Population = None,
     until_decided: UntilDecided = False,
-    min_effect: MinEffect = 0.01,
+    min_effect: MinEffect = None,
     target_halfwidth: TargetHalfwidth = None,
-    alpha: Alpha = 0.05,
+    alpha: Alpha = None,
     look: Look = None,
 ) -> None:
     """What-if balance: the baseline card set vs a patched one on the same seeds and lineups;
     prints what moved (per strategy paired; per card, god pair and stat path with BH correction).
     With --population: once per bot population, and a verdict per card across them."""
     with _usage():
+        _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         option = session.option_args(option, module)
         if population:
             rs_a, pops = session.populations(population, lineup, players, option, ruleset)
@@ -418,9 +435,11 @@ def compare(
             rs_a, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
         rs_b = session.variant(ruleset, option, patch, players)
-        if until_decided and any(len(set(n)) < 2 for _, n, _ in pops):
-            raise session.UsageError("--until-decided: compare decides on each strategy's change of win rate, "
-                                     "which a mirror lineup cannot move; name two or more strategies")
+        mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
+        if until_decided and mirror:
+            raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "
+                                     "decides on each strategy's change of win rate, which a mirror cannot move; "
+                                     "give every lineup two or more strategies (or use ablate)")
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
     from volva.analysis.paired import strategy_streams, write_compare_tables
@@ -471,8 +490,11 @@ def _population_verdicts(effects: list, out: Path, xlabel: str, title: str, focu
     ver = verdicts(long)
     long.to_csv(out / "populations.csv", index=False)
     ver.to_csv(out / "verdicts.csv", index=False)
-    if len(ver):
-        plot_populations(long, ver, title, xlabel, out / "populations.png", focus)
+    if not len(ver):
+        typer.echo(f"no card had enough clans to test in any population (groups under 100 clans are not "
+                   f"tested): play more --games; each population's tables in {out}/NAME/")
+        return
+    plot_populations(long, ver, title, xlabel, out / "populations.png", focus)
     console.print_wide([console.verdicts_table(long, ver, focus, top)])
     counts = ver["verdict"].value_counts()
     typer.echo(", ".join(f"{int(counts.get(v, 0))} {v}" for v in ("consistent", "bot-dependent", "partial",
@@ -502,15 +524,16 @@ def ablate(
     force: Force = False,
     population: Population = None,
     until_decided: UntilDecided = False,
-    min_effect: MinEffect = 0.01,
+    min_effect: MinEffect = None,
     target_halfwidth: TargetHalfwidth = None,
-    alpha: Alpha = 0.05,
+    alpha: Alpha = None,
     look: Look = None,
 ) -> None:
     """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
     it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval.
     With --population: once per bot population, and a verdict across them."""
     with _usage():
+        _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         option = session.option_args(option, module)
         if population:
             rs, pops = session.populations(population, lineup, players, option, ruleset)
@@ -639,9 +662,9 @@ def tournament(
         "--until-decided", help="Play rounds (--look games per combination) until the leader is decided better "
         "than every other strategy by a group-sequential test on the paired win shares of each pair "
         "(analysis/sequential.py), or --games is spent.")] = False,
-    min_effect: MinEffect = 0.01,
+    min_effect: MinEffect = None,
     target_halfwidth: TargetHalfwidth = None,
-    alpha: Alpha = 0.05,
+    alpha: Alpha = None,
     look: Look = None,
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
@@ -650,6 +673,7 @@ def tournament(
     with _usage():
         rs, names, pols, combos = session.tournament_setup(strategies, players, ruleset,
                                                            session.option_args(option, module))
+        _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         if anchor is not None and anchor not in names:
             raise session.UsageError(f"--anchor {anchor!r}: not in --strategies; allowed: {', '.join(names)}")
         if out is not None:
@@ -678,7 +702,10 @@ def tournament(
         _sequential_report(mon, out, "pairs: difference of win share where both played")
         n_games = mon.games
     rank = ranking(clans)
-    rat = ratings(clans, anchor)
+    try:
+        rat = ratings(clans, anchor)
+    except ValueError as exc:
+        _fail(f"--anchor: {exc}")
     mat = head_to_head(clans, order=list(rank["strategy"]))
     console.print_wide([console.rank_table(rank, players), console.ratings_table(rat), console.h2h_table(mat)])
     typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
@@ -726,11 +753,17 @@ def tune(
     with _usage():
         rs, space, lg, docs = session.tune_setup(ruleset, players, league, name, session.option_args(option, module))
         start = session.refine_doc(refine, rs.engine) if refine is not None else None
+        if start is not None:
+            from volva.analysis.tune import complete
+            try:  # every knob written in, before anything is written to OUT
+                start = complete(space, start, list(rs.card_names))
+            except ValueError as exc:
+                raise session.UsageError(str(exc)) from None
         if start is not None and resume:
             raise session.UsageError("--refine and --resume: choose one (refine a file, or continue a search)")
         if resume and force:
             raise session.UsageError("--resume and --force: choose one (continue the study in OUT, or replace it)")
-        if not resume and not force and (out / "tune.journal").is_file():
+        if start is None and not resume and not force and (out / "tune.journal").is_file():
             raise session.UsageError(f"--out {str(out)!r} holds a tuning study (tune.journal): pass --resume to "
                                      "continue it, --force to replace it, or choose a new directory")
         if not resume:

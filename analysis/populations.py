@@ -14,7 +14,7 @@ run would be, then the effects are put side by side:
 
 Verdict per card (:func:`verdicts`), at level ``alpha``:
 
-- ``consistent``: flagged in every population, all with the same sign (``size_differs`` says
+- ``consistent``: flagged in every population (each with an estimate), all with the same sign (``size_differs`` says
   whether its size still depends on the bots: Cochran's Q, below);
 - ``bot-dependent``: flagged with opposite signs in two populations, or flagged in some and the
   populations' effects differ significantly (Cochran's Q heterogeneity test, BH over the cards):
@@ -117,6 +117,7 @@ def verdicts(long: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     Cochran's Q and its p-value with BH over the cards (``p_het_adj``). Sorted: bot-dependent,
     consistent, partial, no effect; then by the largest |effect|."""
     from statsmodels.stats.multitest import multipletests
+    total = long["population"].nunique()
     rows = []
     for (age, card), g in long.groupby(["age", "card"], sort=True):
         g = g[np.isfinite(g["se"]) & (g["se"] > 0)]
@@ -135,7 +136,7 @@ def verdicts(long: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     if not len(out):
         return pd.DataFrame(columns=VERDICT_COLUMNS)
     out["p_het_adj"] = multipletests(out["p_heterogeneity"], method="fdr_bh")[1]
-    out["verdict"] = [_verdict(r, alpha) for r in out.itertuples()]
+    out["verdict"] = [_verdict(r, alpha, total) for r in out.itertuples()]
     out["size_differs"] = out["p_het_adj"] < alpha
     order = {"bot-dependent": 0, "consistent": 1, "partial": 2, "no effect": 3}
     size = np.maximum(out["min_effect"].abs(), out["max_effect"].abs())
@@ -143,11 +144,11 @@ def verdicts(long: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     return out[VERDICT_COLUMNS].reset_index(drop=True)
 
 
-def _verdict(r, alpha: float) -> str:
+def _verdict(r, alpha: float, total: int) -> str:
     differ = r.p_het_adj < alpha
     if r.flagged_up and r.flagged_down:
         return "bot-dependent"
-    if r.flagged_up + r.flagged_down == r.populations and r.populations > 1:
+    if r.flagged_up + r.flagged_down == total and total > 1:  # every population, none without an estimate
         return "consistent"
     if r.flagged_up or r.flagged_down:
         return "bot-dependent" if differ else "partial"

@@ -22,6 +22,8 @@ import pandas as pd
 
 ELO = 400.0 / math.log(10.0)  #: Elo points per unit of the Bradley–Terry log-strength
 RATINGS_COLUMNS = ["strategy", "elo", "ci_low", "ci_high", "comparisons", "score", "anchor"]
+#: a strategy that finished above (or below) every opponent in every comparison has no finite
+#: rating: it is reported as +inf (-inf) without an interval and left out of the fit
 
 
 def comparisons(clans: pd.DataFrame) -> pd.DataFrame:
@@ -59,16 +61,30 @@ def bradley_terry(comp: pd.DataFrame, anchor: str | None = None, z: float = 1.96
     ``RATINGS_COLUMNS`` (elo and its interval in Elo points; comparisons and score: how many
     comparisons the strategy took part in and its mean score in them). Raises ValueError when
     fewer than two strategies met or ``anchor`` did not play."""
+    import warnings
+
     import statsmodels.api as sm
     names = sorted(set(comp["a"]) | set(comp["b"]))
     if len(names) < 2:
         raise ValueError("ratings need at least two strategies that met")
-    if anchor is None:
-        anchor = "greedy" if "greedy" in names else names[0]
-    if anchor not in names:
+    if anchor is not None and anchor not in names:
         raise ValueError(f"anchor {anchor!r} did not play; allowed: {names}")
-    free = [n for n in names if n != anchor]
+    # per-strategy totals: comparisons taken part in and mean score in them
+    tot = pd.concat([comp[["a", "n", "score"]].rename(columns={"a": "strategy"}),
+                     comp[["b", "n"]].assign(score=comp["n"] - comp["score"]).rename(columns={"b": "strategy"})])
+    tot = tot.groupby("strategy").sum()
+    mean = tot["score"] / tot["n"]
+    unbounded = {n: (math.inf if mean[n] >= 1 else -math.inf) for n in names if mean[n] <= 0 or mean[n] >= 1}
+    rated = [n for n in names if n not in unbounded]
+    if anchor is None and rated:
+        anchor = ([n for n in rated if n == "greedy"] or rated)[0]
+    if anchor is not None and anchor in unbounded:
+        raise ValueError(f"anchor {anchor!r} finished {'above' if unbounded[anchor] > 0 else 'below'} every "
+                         "opponent every time: it has no finite rating; choose another anchor")
+    comp = comp[~comp["a"].isin(list(unbounded)) & ~comp["b"].isin(list(unbounded))]
+    free = [n for n in rated if n != anchor]
     col = {n: i for i, n in enumerate(free)}
+    comp = comp.reset_index(drop=True)
     X = np.zeros((len(comp), len(free)))
     rows = np.arange(len(comp))
     for side, sign in (("a", 1.0), ("b", -1.0)):
@@ -77,17 +93,19 @@ def bradley_terry(comp: pd.DataFrame, anchor: str | None = None, z: float = 1.96
         X[rows[ok], idx[ok].astype(int).to_numpy()] = sign
     n = comp["n"].to_numpy(float)
     wins = comp["score"].to_numpy(float)
-    fit = sm.GLM(np.column_stack([wins, n - wins]), X, family=sm.families.Binomial()).fit(
-        cov_type="cluster", cov_kwds={"groups": pd.factorize(comp["seed"])[0]})
-    beta = np.asarray(fit.params, float)
-    se = np.sqrt(np.diag(np.asarray(fit.cov_params(), float)))
-    # per-strategy totals: comparisons taken part in and mean score in them
-    tot = pd.concat([comp[["a", "n", "score"]].rename(columns={"a": "strategy"}),
-                     comp[["b", "n"]].assign(score=comp["n"] - comp["score"]).rename(columns={"b": "strategy"})])
-    tot = tot.groupby("strategy").sum()
+    beta, se = np.zeros(len(free)), np.zeros(len(free))
+    if free and len(comp):
+        with warnings.catch_warnings():  # near-separation: the intervals say it (wide); no library noise
+            warnings.simplefilter("ignore")
+            fit = sm.GLM(np.column_stack([wins, n - wins]), X, family=sm.families.Binomial()).fit(
+                cov_type="cluster", cov_kwds={"groups": pd.factorize(comp["seed"])[0]})
+        beta = np.asarray(fit.params, float)
+        se = np.sqrt(np.diag(np.asarray(fit.cov_params(), float)))
     out = []
     for name in names:
-        if name == anchor:
+        if name in unbounded:
+            elo, lo, hi = unbounded[name], np.nan, np.nan
+        elif name == anchor:
             elo, lo, hi = 0.0, np.nan, np.nan
         else:
             i = col[name]

@@ -18,9 +18,12 @@ with probability 1 − alpha, so it is valid at whatever look the run stops. A s
 - ``effect``: |m_k| / s_k ≥ c_k (the interval excludes 0; the sign is the verdict);
 - ``no effect``: the interval lies inside ± ``min_effect`` (the smallest effect worth detecting);
 - ``precise``: the half-width c_k · s_k is at most ``target_halfwidth``;
+- ``fixed``: 0 in every game so far (a mirror lineup's strategy): not a quantity to test (a
+  stream with no variation and a non-zero mean, e.g. one strategy above the other in every game,
+  is decided ``effect`` by its sign);
 
-and the run stops when every stream is decided (``tournament``: when the leader is decided
-better than every other strategy) or the budget is spent (``undecided``). The stopping point is a
+and the run stops when every stream is decided (``tournament``: also as soon as the leader is
+decided better than every other strategy) or the budget is spent (``undecided``). The stopping point is a
 function of the games, so of the seed. No maintained library fitted: confseq needs a C++/Boost
 build and has no release since 2023, the others pull in cvxpy or are young, so the design is
 these few lines of numpy (checked against null and planted streams in tests/test_sequential.py).
@@ -45,6 +48,7 @@ class Design:
     crit: np.ndarray
     alpha: float
     shape: float = SHAPE
+    level: float = 0.95  #: joint coverage of the repeated intervals (1 - alpha over all streams)
 
 
 def looks_for(games: int, look: int, multiple: int = 1) -> np.ndarray:
@@ -73,7 +77,7 @@ def design(looks: np.ndarray, alpha: float = 0.05, streams: int = 1, shape: floa
         z = np.abs(np.cumsum(rng.standard_normal((n, len(t))) * sd, axis=1)) / np.sqrt(t)
         m[i:i + n] = (z * t ** (0.5 - shape)).max(axis=1)
     c = float(np.quantile(m, 1 - a))
-    return Design(np.asarray(looks, np.int64), c * t ** (shape - 0.5), a, shape)
+    return Design(np.asarray(looks, np.int64), c * t ** (shape - 0.5), a, shape, 1 - alpha)
 
 
 @dataclass
@@ -96,9 +100,11 @@ class Stream:
         m = total / n
         var = max(total2 / n - m * m, 0.0) * n / (n - 1)
         self.mean, self.se = m, math.sqrt(var / n)
-        if self.se == 0:  # fixed by construction (a mirror lineup): nothing to test
+        if self.se == 0:  # every outcome alike so far
             self.low = self.high = m
-            self.decision = "fixed"
+            # 0 every game: fixed by construction (a mirror lineup), nothing to test; otherwise one
+            # side won every comparison: decided by its sign
+            self.decision = "fixed" if m == 0 else "effect"
             return
         half = crit * self.se
         self.low, self.high = m - half, m + half

@@ -16,10 +16,12 @@ MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arith
 MAX_SEED = 2**64 - 1
 MODULES = {"gods-of-asgard": "gods_of_asgard"}  #: --module NAME -> the rule option it turns on
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
-                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal")
+                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal",
+                "tune.json", "verdicts.csv", "populations.csv", "ratings.csv", "sequential.csv")
 #: written next to results; removed with them by --force (only in a directory that held results)
 DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv", "trials.csv", "deviations.csv",
-                 "importances.csv", "tune.json", "tune_progress.png", "tune_importance.png", "tune_fresh.png")
+                 "importances.csv", "tune_progress.png", "tune_importance.png", "tune_fresh.png", "populations.png",
+                 "head_to_head.csv")
 
 
 class UsageError(Exception):
@@ -387,6 +389,9 @@ def check_out(out: Path, force: bool = False) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
     held = [f for f in RESULT_FILES if (out / f).exists()]
+    pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and any(
+        (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]  # --population folders
+    held += [f"{d.name}/" for d in pops]
     if held and not force:
         raise UsageError(f"--out {str(out)!r} already holds results ({', '.join(held)}); "
                          "choose a new directory or pass --force to replace them")
@@ -396,6 +401,8 @@ def check_out(out: Path, force: bool = False) -> None:
             pass
         if force:  # replace: earlier results (and a report made from them) would no longer match
             _remove_results(out, derived=bool(held))
+            for d in pops:
+                shutil.rmtree(d)
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 
@@ -419,6 +426,12 @@ def refine_doc(path: Path, engine: str) -> dict:
     import tomllib
 
     from volva.strategies.lineup import resolve_for, strategy_file
+    if Path(path).is_dir():
+        raise UsageError(f"--refine {str(path)!r}: is a directory; allowed: a strategy file (*.toml)")
+    if not str(path).strip() or str(path) == ".":
+        raise UsageError("--refine '': empty; allowed: a strategy file (*.toml) or a library strategy name")
+    if Path(path).is_file() and Path(path).suffix != ".toml":
+        raise UsageError(f"--refine {str(path)!r}: not a strategy file; allowed: a *.toml strategy file")
     f = Path(path) if Path(path).is_file() else strategy_file(engine, str(path))
     if f is None:
         raise UsageError(f"--refine {str(path)!r}: no such file or {engine} library strategy file; "
@@ -428,7 +441,8 @@ def refine_doc(path: Path, engine: str) -> dict:
         with open(f, "rb") as fh:
             return tomllib.load(fh)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"--refine: {exc}") from None
+        raise UsageError(f"--refine: {exc} (is it a strategy file of another rule set than --ruleset's, "
+                         f"{engine}?)") from None
 
 
 def tune_setup(ruleset: str, players: int, league: str | None, name: str, options: list[str]):

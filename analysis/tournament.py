@@ -125,13 +125,16 @@ def pair_streams(clans: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
 
 def leader_decided(clans: pd.DataFrame):
     """``stop_when`` for a tournament's Monitor: the current leader (best win rate so far) is
-    decided better than every other strategy (each pair with it: 'effect', the leader ahead)."""
+    decided better than every other strategy (each pair with it: 'effect', the leader ahead), or
+    every pair is decided (effect, no effect or precise)."""
     leader = ranking(clans)["strategy"].iloc[0]
 
     def stop(streams) -> bool:
         mine = [s for k, s in streams.items() if leader in k.split(" − ")]
-        return bool(mine) and all(s.decision == "effect" and
-                                  (s.mean > 0) == (s.name.split(" − ")[0] == leader) for s in mine)
+        ahead = bool(mine) and all(s.decision == "effect" and
+                                   (s.mean > 0) == (s.name.split(" − ")[0] == leader) for s in mine)
+        live = [s for s in streams.values() if s.decision != "fixed"]
+        return ahead or (bool(live) and all(s.decision != "undecided" for s in live))
     return stop
 
 

@@ -227,6 +227,7 @@ def refine(rs, space: SearchSpace, league: League, doc: dict, *, players: int = 
     say = say or (lambda text: None)
     doc = {k: v for k, v in doc.items() if k not in ("name", "plan")}
     before = doc.pop("provenance", None)
+    doc = complete(space, doc, list(rs.card_names))
     Evaluator(rs, League(league.names[:1], league.pols[:1]), players, 1).shares(
         space.compile(doc, list(rs.card_names)), seed)  # compile outside the polish
     say("polishing by one-step moves")
@@ -241,6 +242,25 @@ def refine(rs, space: SearchSpace, league: League, doc: dict, *, players: int = 
     if before:
         res.doc["provenance"]["refined_from"] = before
     return res
+
+
+def complete(space: SearchSpace, doc: dict, card_names) -> dict:
+    """``doc`` with every knob it leaves out written in (the value its compiled parameters hold,
+    where the format maps back; else the start document's), so one-step moves have a value to move
+    from. Raises ValueError naming the knobs to write when filling them would change the strategy."""
+    full = doc
+    held = space.decompile(space.compile(doc, card_names)[1]) if space.decompile else space.start
+    for k in space.knobs:
+        if get_in(full, k.key) is None:
+            full = set_in(full, k.key, get_in(held, k.key))
+    if full is doc:
+        return doc
+    (k0, p0), (k1, p1) = space.compile(doc, card_names), space.compile(full, card_names)
+    if k0 != k1 or not np.array_equal(p0, p1):
+        missing = [k.key for k in space.knobs if get_in(doc, k.key) is None]
+        raise ValueError(f"--refine: the file leaves out {', '.join(missing)} and its base is not greedy; "
+                         "write those keys in it, or start it from base = \"greedy\"")
+    return full
 
 
 def _polish_and_check(rs, space, league, best, *, players, seed, fresh_blocks, polish_rounds, polish_blocks,

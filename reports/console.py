@@ -101,14 +101,17 @@ def rank_table(rank, players: int):
 
 
 def ratings_table(rat):
+    import numpy as np
     from rich.table import Table
-    anchor = rat.loc[rat["anchor"], "strategy"].iloc[0]
-    t = Table(title=f"Ratings (Bradley–Terry on who finishes above whom, Elo points, {anchor} = 0; "
+    zero = f"{rat.loc[rat['anchor'], 'strategy'].iloc[0]} = 0" if rat["anchor"].any() else "no finite rating"
+    t = Table(title=f"Ratings (Bradley–Terry on who finishes above whom, Elo points, {zero}; "
                     "95% interval clustered on seeds)")
     for col in ("#", "strategy", "Elo", "95% CI", "score", "comparisons"):
         t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
     for i, r in rat.iterrows():
         ci = "anchor" if r.anchor else f"{r.ci_low:+.0f} to {r.ci_high:+.0f}"
+        if np.isinf(r.elo):
+            ci = f"none: {'above' if r.elo > 0 else 'below'} every opponent every time"
         t.add_row(str(i + 1), r.strategy, "0" if r.anchor else f"{r.elo:+.0f}", ci, f"{r.score:.3f}", f"{int(r.comparisons):,}")
     return t
 

@@ -75,6 +75,8 @@ class SearchSpace:
     knobs: list[Knob]
     compile: Callable[[dict, list[str]], tuple[int, np.ndarray]]  #: (document, card names) -> (kind, params)
     start: dict = field(default_factory=dict)  #: the document a search starts from (greedy's values)
+    #: params -> the knob values they hold (a document), where the format maps one to one (else None)
+    decompile: Callable[[np.ndarray], dict] | None = None
 
     def knob(self, key: str) -> Knob:
         return next(k for k in self.knobs if k.key == key)
@@ -120,7 +122,13 @@ def _valhalla() -> SearchSpace:
     start = {"base": "greedy", **{k: float(v[i]) for k, i in vh.PARAM_KEYS.items()},
              "stat_order": [E.STAT_NAMES[int(v[E.VP_STAT0 + k])] for k in range(3)],
              "god_bonus": {g: 0.0 for g in E.VH_GOD_NAMES}}
-    return SearchSpace("valhalla", knobs, _valhalla_compile, start)
+    return SearchSpace("valhalla", knobs, _valhalla_compile, start, _valhalla_decompile)
+
+
+def _valhalla_decompile(v: np.ndarray) -> dict:
+    return {**{k: float(v[i]) for k, i in vh.PARAM_KEYS.items()},
+            "stat_order": [E.STAT_NAMES[int(v[E.VP_STAT0 + k])] for k in range(3)],
+            "god_bonus": {g: float(v[E.VP_GOD_W0 + j]) for j, g in enumerate(E.VH_GOD_NAMES)}}
 
 
 _SPACES = {"blood-rage": _blood_rage, "valhalla": _valhalla}

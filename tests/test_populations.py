@@ -112,3 +112,15 @@ def test_compare_with_two_populations_writes_verdicts(tmp_path):
     for p in ("g", "mix"):  # each population is a whole comparison of its own
         assert (out / p / "compare_card_iwd.csv").is_file() and (out / p / "variant" / "stats").is_dir()
     assert "Across bot populations" in res.output and "Tyr's Smite" in res.output
+
+
+def test_an_earlier_population_run_is_not_overwritten_without_force(tmp_path):
+    out = tmp_path / "o"
+    (out / "greedy" / "forced").mkdir(parents=True)  # what a population run leaves, even before verdicts.csv
+    patch = tmp_path / "p.toml"
+    patch.write_text('["Tyr\'s Smite"]\nvalue = 9\n')
+    for cmd in (["compare", "--patch", str(patch)], ["ablate", "Troll"]):
+        res = CliRunner().invoke(app, [*cmd, "--population", "a=greedy*4", "--population", "b=balanced*4",
+                                       "--out", str(out)])
+        assert res.exit_code == 2 and "greedy/" in res.output and "--force" in res.output, res.output
+    assert (out / "greedy" / "forced").is_dir()

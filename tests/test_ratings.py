@@ -70,3 +70,15 @@ def test_comparisons_clustered_on_the_seed():
     games = [[("a", 1), ("b", 2)], [("b", 1), ("a", 2)], [("a", 1), ("b", 2)]]
     comp = comparisons(clans_table(games, seeds=[7, 7, 8]))
     assert comp[["seed", "n", "score"]].values.tolist() == [[7, 2, 1.0], [8, 1, 1.0]]
+
+
+def test_a_strategy_above_everyone_every_time_has_no_finite_rating():
+    games = [[("a", 1), ("b", 2)]] * 10 + [[("b", 1), ("c", 2)]] * 6 + [[("c", 1), ("b", 2)]] * 4 + \
+        [[("a", 1), ("c", 2)]] * 5
+    rat = ratings(clans_table(games)).set_index("strategy")
+    assert rat.loc["a", "elo"] == np.inf and np.isnan(rat.loc["a", "ci_low"])  # above b and c in every game
+    assert rat.loc["b", "anchor"] and np.isfinite(rat.loc["c", "elo"])  # b, c rated among themselves
+    with pytest.raises(ValueError, match="no finite rating"):
+        ratings(clans_table(games), anchor="a")
+    two = ratings(clans_table([[("x", 1), ("y", 2)]] * 5))
+    assert not two["anchor"].any() and set(two["elo"]) == {np.inf, -np.inf}

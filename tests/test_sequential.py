@@ -123,3 +123,16 @@ def test_until_decided_refuses_a_mirror_compare(tmp_path):
     res = CliRunner().invoke(app, ["compare", "--patch", str(p), "--lineup", "greedy*4", "--until-decided",
                                    "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "mirror lineup" in res.output and not (tmp_path / "o").exists()
+
+
+def test_sequential_options_need_until_decided_and_a_look_within_the_budget(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    for args, msg in ((["--look", "100"], "--look: only with --until-decided"),
+                      (["--alpha", "0.1"], "--alpha: only with --until-decided"),
+                      (["--until-decided", "--look", "900", "--games", "400"], "--look 900: more than --games 400")):
+        for cmd in (["ablate", "Troll", "--lineup", "greedy,balanced,greedy,greedy"],
+                    ["tournament", "--strategies", "greedy,balanced,random,quester"]):
+            res = CliRunner().invoke(app, [*cmd, "--out", str(tmp_path / "o"), *args])
+            assert res.exit_code == 2 and msg in res.output, (cmd, args, res.output)

@@ -136,3 +136,20 @@ def test_shipped_tuned_strategies_load_with_their_provenance():
         assert prov["ruleset"] == engine and prov["players"] == 4 and prov["deviations_checked"] > 0
         kind, params = res("tuned-4p")
         assert kind == greedy[0] and not np.array_equal(params, greedy[1])  # tuned away from greedy
+
+
+@pytest.mark.slow
+def test_refine_fills_the_knobs_a_hand_written_file_leaves_out(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    (tmp_path / "v.toml").write_text('base = "warlord"\nw_battle = 2.0\n')
+    for args in (["--refine", "thor-warlord"], ["--ruleset", "valhalla", "--refine", str(tmp_path / "v.toml"),
+                                                "--league", "greedy,thor"]):
+        out = tmp_path / args[-1].replace("/", "_")
+        res = CliRunner().invoke(app, ["tune", "--out", str(out), *args, "--polish-rounds", "0",
+                                       "--check-blocks", "2", *([] if "--league" in args else
+                                                                ["--league", "greedy,balanced"])])
+        assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "d"), "--refine", str(tmp_path)])
+    assert res.exit_code == 2 and "is a directory" in res.output
