@@ -90,7 +90,7 @@ def plot_populations(long: pd.DataFrame, ver: pd.DataFrame, title: str, xlabel: 
     shown += [r for r in ver.itertuples() if r.card not in focus and r.verdict != "no effect"]
     shown = shown[:top] or list(ver.itertuples())[:1]
     pops = list(dict.fromkeys(long["population"]))
-    fig = _figure(10, 1.6 + 0.22 * len(shown) * max(len(pops), 2))
+    fig = _figure(10, 2.3 + 0.22 * len(shown) * max(len(pops), 2))
     ax = fig.add_subplot()
     step = 0.8 / max(len(pops), 1)
     labels = []
@@ -113,7 +113,8 @@ def plot_populations(long: pd.DataFrame, ver: pd.DataFrame, title: str, xlabel: 
     ax.set_ylim(-0.6, len(shown) - 0.4)
     _pct(ax)
     ax.set_xlabel(xlabel + " (95% CI; filled: flagged, BH q < 0.05 within the population)")
-    ax.legend(loc="lower right", fontsize=8, title="population")
+    fig.legend(loc="outside lower center", ncol=max(len(pops), 1), fontsize=8, title="population",
+               title_fontsize=8)  # below the axes: it never hides a point
     ax.grid(axis="x", alpha=0.3)
     ax.set_title(title, fontsize=10)
     return _save(fig, path)
