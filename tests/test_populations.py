@@ -124,3 +124,24 @@ def test_an_earlier_population_run_is_not_overwritten_without_force(tmp_path):
                                        "--out", str(out)])
         assert res.exit_code == 2 and "greedy/" in res.output and "--force" in res.output, res.output
     assert (out / "greedy" / "forced").is_dir()
+
+
+@pytest.mark.slow
+def test_a_patch_that_helps_only_figure_losing_bots_is_bot_dependent_and_a_null_patch_flags_nothing(tmp_path):
+    # Loki's Domain paying 5 Glory per figure released from Valhalla helps clans that lose many
+    # figures (the archetype field holds ragnarok-diver) and hardly the tuned bot, which loses few
+    patch = tmp_path / "ld5.toml"
+    patch.write_text('["Loki\'s Domain"]\neffects = "release_glory(5)"\n')
+    null = tmp_path / "null.toml"
+    null.write_text('["Loki\'s Domain"]\neffects = "release_glory(1)"\n')  # its own text: nothing changes
+    for p, out in ((patch, tmp_path / "ld5"), (null, tmp_path / "null")):
+        res = CliRunner().invoke(app, ["compare", "--patch", str(p), "--population", "default", "--games", "4000",
+                                       "--out", str(out)])
+        assert res.exit_code == 0, res.output
+    ver = pd.read_csv(tmp_path / "ld5" / "verdicts.csv").set_index("card")
+    long = pd.read_csv(tmp_path / "ld5" / "populations.csv").set_index(["population", "card"])
+    assert ver.loc["Loki's Domain", "verdict"] == "bot-dependent"
+    assert long.loc[("archetypes", "Loki's Domain"), "flagged"] and \
+        not long.loc[("tuned", "Loki's Domain"), "flagged"]
+    null_ver = pd.read_csv(tmp_path / "null" / "verdicts.csv")
+    assert (null_ver["verdict"] == "no effect").all() and len(null_ver) > 20
