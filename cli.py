@@ -601,11 +601,17 @@ def strategies_list(
 @strategies_app.command("show")
 def strategies_show(
     name: Annotated[str, typer.Argument(help="A built-in, a library archetype, or a strategy file (*.toml).")],
+    ruleset: StrategiesRuleset = "blood-rage",
 ) -> None:
     """Show a strategy's plan and every parameter it sets away from greedy's defaults."""
     from rich.table import Table
 
     from volva.simulator.core import enums as E
+    if ruleset == "valhalla":
+        _show_valhalla(name)
+        return
+    if ruleset != "blood-rage":
+        _fail(f"--ruleset {ruleset!r}; allowed: blood-rage, valhalla")
     try:
         sname, plan, kind, params, path = describe.strategy_object(name)
     except ValueError as exc:
@@ -628,12 +634,60 @@ def strategies_show(
     console.print_wide([t])
 
 
+def _show_valhalla(name: str) -> None:
+    """``volva strategies show NAME --ruleset valhalla``."""
+    from rich.table import Table
+
+    from volva.simulator.core import enums as E
+    from volva.strategies import valhalla as vh
+    try:
+        kind, params = vh.resolve(name)
+    except ValueError as exc:
+        _fail(str(exc))
+    path = vh.library_files().get(name.strip()) or (Path(name) if name.endswith(".toml") else None)
+    plan = (vh.DESCRIPTIONS | vh.library_plans()).get(name.strip(), "")
+    if path is not None and not plan:
+        import tomllib
+        plan = tomllib.loads(Path(path).read_text()).get("plan", "")
+    typer.echo(f"{name.strip()}  ({path if path else 'built-in'})")
+    typer.echo(f"plan: {plan or '(none given)'}")
+    if kind == E.VPOL_RANDOM:
+        typer.echo("policy: random (uniform over the legal choices; no parameters)")
+        return
+    typer.echo("policy: greedy heuristic (simulator/valhalla/policy.py)")
+    rows = describe.valhalla_differences(params)
+    if not rows:
+        typer.echo("all parameters at greedy's defaults")
+        return
+    t = Table(title=f"{name.strip()}: parameters that differ from greedy's defaults", title_justify="left")
+    for col in ("parameter", "value", "greedy", "meaning"):
+        t.add_column(col, justify="right" if col in ("value", "greedy") else "left", no_wrap=True)
+    for r in rows:
+        t.add_row(*r)
+    console.print_wide([t])
+
+
 @strategies_app.command("validate")
 def strategies_validate(
-    file: Annotated[Path, typer.Argument(help="Strategy file (TOML; format in strategies/spec.py).")],
+    file: Annotated[Path, typer.Argument(help="Strategy file (TOML; format in strategies/spec.py, Valhalla's in "
+                                         "strategies/valhalla.py).")],
+    ruleset: StrategiesRuleset = "blood-rage",
 ) -> None:
     """Check a strategy file: prints 'ok: NAME' (exit 0) or one 'error: FILE: key: ...' line (exit 2)."""
     from volva.strategies.spec import load_strategy
+    if ruleset == "valhalla":
+        from volva.strategies.valhalla import load_strategy_file
+        if file.is_dir():
+            _fail(f"{file}: is a directory; allowed: a strategy file (*.toml)")
+        try:
+            load_strategy_file(str(file))
+        except ValueError as exc:
+            _fail(str(exc))
+        import tomllib
+        typer.echo(f"ok: {tomllib.loads(file.read_text()).get('name', file.stem)}")
+        return
+    if ruleset != "blood-rage":
+        _fail(f"--ruleset {ruleset!r}; allowed: blood-rage, valhalla")
     try:
         s = load_strategy(file, describe.card_names())
     except ValueError as exc:

@@ -73,3 +73,26 @@ def strategy_differences(params, card_names: list[str]) -> list[tuple[str, str, 
     if path(params) != path(d):
         rows.append(("play", "stat_path", path(params), path(d), "order of stat raises"))
     return rows
+
+
+def valhalla_differences(params) -> list[tuple[str, str, str, str]]:
+    """Blood Rage: Valhalla parameters away from greedy's: [(parameter, value, greedy, meaning)]
+    (strategies.valhalla file keys; stat order and god bonuses included)."""
+    from volva.simulator.core import enums as E
+    from volva.strategies.valhalla import PARAM_KEYS, greedy_params
+    g = greedy_params()
+    meaning = {"w_battle": "draft weight per battle-card STR", "w_monster": "draft weight per Monster STR",
+               "w_quest": "draft weight of quests", "w_upgrade": "draft weight of upgrades",
+               "contest_margin": "STR margin to contest a region", "opp_card": "assumed STR of an opponent's card",
+               "valor": "weight of Prove Valor majorities", "pass": "score below which the clan passes"}
+    rows = [(k, _fmt(params[i]), _fmt(g[i]), meaning[k]) for k, i in PARAM_KEYS.items() if params[i] != g[i]]
+    order = [E.STAT_NAMES[int(params[E.VP_STAT0 + k])] for k in range(3)]
+    g_order = [E.STAT_NAMES[int(g[E.VP_STAT0 + k])] for k in range(3)]
+    if order != g_order:
+        rows.append(("stat_order", ",".join(order), ",".join(g_order), "which stat a free raise goes to first"))
+    for j, god in enumerate(E.VH_GOD_NAMES):
+        i = E.VP_GOD_W0 + j
+        if params[i] != g[i]:
+            rows.append((f"god_bonus.{god}", _fmt(params[i]), _fmt(g[i]), f"draft bonus for {god.capitalize()}'s cards"))
+    return rows
+

@@ -153,3 +153,21 @@ def test_refine_fills_the_knobs_a_hand_written_file_leaves_out(tmp_path):
         assert res.exit_code == 0, res.output
     res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "d"), "--refine", str(tmp_path)])
     assert res.exit_code == 2 and "is a directory" in res.output
+
+
+def test_strategies_show_and_validate_read_valhalla_files(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    runner = CliRunner()
+    res = runner.invoke(app, ["strategies", "show", "tuned-4p", "--ruleset", "valhalla"])
+    assert res.exit_code == 0 and "w_battle" in res.output and "god_bonus.loki" in res.output, res.output
+    res = runner.invoke(app, ["strategies", "validate", "strategies/library/valhalla/tuned-4p.toml",
+                              "--ruleset", "valhalla"])
+    assert res.exit_code == 0 and res.output.strip() == "ok: tuned-4p"
+    (tmp_path / "bad.toml").write_text("w_battle = 'lots'\n")
+    for args in (["strategies", "validate", str(tmp_path / "bad.toml"), "--ruleset", "valhalla"],
+                 ["strategies", "validate", "strategies/library/balanced.toml", "--ruleset", "valhalla"],
+                 ["strategies", "show", "nobody", "--ruleset", "valhalla"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.output.startswith("error:") and len(res.output.strip().splitlines()) == 1
