@@ -24,7 +24,6 @@ from volva.analysis import play, session
 from volva.analysis.provenance import versions_line
 from volva.analysis.session import UsageError, parse_option  # noqa: F401  (also the CLI's public names)
 from volva.reports import console
-from volva.strategies import describe
 
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Volva: Monte Carlo balance analyser for the board game Blood Rage.")
@@ -606,61 +605,24 @@ def strategies_show(
     """Show a strategy's plan and every parameter it sets away from greedy's defaults."""
     from rich.table import Table
 
-    from volva.simulator.core import enums as E
-    if ruleset == "valhalla":
-        _show_valhalla(name)
-        return
-    if ruleset != "blood-rage":
-        _fail(f"--ruleset {ruleset!r}; allowed: blood-rage, valhalla")
+    from volva.strategies.lineup import show
+    with _usage():
+        engine = session.strategies_engine(ruleset)
     try:
-        sname, plan, kind, params, path = describe.strategy_object(name)
+        head, plan, policy, cols, rows = show(engine, name)
     except ValueError as exc:
         _fail(str(exc))
-    typer.echo(f"{sname}  ({path if path else 'built-in'})")
+    typer.echo(head)
     typer.echo(f"plan: {plan or '(none given)'}")
-    if kind == E.POL_RANDOM:
+    if policy is None:
         typer.echo("policy: random (uniform over the legal choices; no parameters)")
         return
-    typer.echo("policy: greedy heuristic")
-    rows = describe.strategy_differences(params, describe.card_names())
+    typer.echo(f"policy: {policy}")
     if not rows:
         typer.echo("all parameters at greedy's defaults")
         return
-    t = Table(title=f"{sname}: parameters that differ from greedy's defaults", title_justify="left")
-    for col in ("section", "parameter", "value", "greedy", "meaning"):
-        t.add_column(col, justify="right" if col in ("value", "greedy") else "left", no_wrap=True)
-    for r in rows:
-        t.add_row(*r)
-    console.print_wide([t])
-
-
-def _show_valhalla(name: str) -> None:
-    """``volva strategies show NAME --ruleset valhalla``."""
-    from rich.table import Table
-
-    from volva.simulator.core import enums as E
-    from volva.strategies import valhalla as vh
-    try:
-        kind, params = vh.resolve(name)
-    except ValueError as exc:
-        _fail(str(exc))
-    path = vh.library_files().get(name.strip()) or (Path(name) if name.endswith(".toml") else None)
-    plan = (vh.DESCRIPTIONS | vh.library_plans()).get(name.strip(), "")
-    if path is not None and not plan:
-        import tomllib
-        plan = tomllib.loads(Path(path).read_text()).get("plan", "")
-    typer.echo(f"{name.strip()}  ({path if path else 'built-in'})")
-    typer.echo(f"plan: {plan or '(none given)'}")
-    if kind == E.VPOL_RANDOM:
-        typer.echo("policy: random (uniform over the legal choices; no parameters)")
-        return
-    typer.echo("policy: greedy heuristic (simulator/valhalla/policy.py)")
-    rows = describe.valhalla_differences(params)
-    if not rows:
-        typer.echo("all parameters at greedy's defaults")
-        return
-    t = Table(title=f"{name.strip()}: parameters that differ from greedy's defaults", title_justify="left")
-    for col in ("parameter", "value", "greedy", "meaning"):
+    t = Table(title=f"{head.split()[0]}: parameters that differ from greedy's defaults", title_justify="left")
+    for col in cols:
         t.add_column(col, justify="right" if col in ("value", "greedy") else "left", no_wrap=True)
     for r in rows:
         t.add_row(*r)
@@ -674,25 +636,13 @@ def strategies_validate(
     ruleset: StrategiesRuleset = "blood-rage",
 ) -> None:
     """Check a strategy file: prints 'ok: NAME' (exit 0) or one 'error: FILE: key: ...' line (exit 2)."""
-    from volva.strategies.spec import load_strategy
-    if ruleset == "valhalla":
-        from volva.strategies.valhalla import load_strategy_file
-        if file.is_dir():
-            _fail(f"{file}: is a directory; allowed: a strategy file (*.toml)")
-        try:
-            load_strategy_file(str(file))
-        except ValueError as exc:
-            _fail(str(exc))
-        import tomllib
-        typer.echo(f"ok: {tomllib.loads(file.read_text()).get('name', file.stem)}")
-        return
-    if ruleset != "blood-rage":
-        _fail(f"--ruleset {ruleset!r}; allowed: blood-rage, valhalla")
+    from volva.strategies.lineup import validate
+    with _usage():
+        engine = session.strategies_engine(ruleset)
     try:
-        s = load_strategy(file, describe.card_names())
+        typer.echo(f"ok: {validate(engine, file)}")
     except ValueError as exc:
         _fail(str(exc))
-    typer.echo(f"ok: {s.name}")
 
 
 # --------------------------------------------------------------------------- tournament, version

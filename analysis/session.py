@@ -362,6 +362,16 @@ def strategy_library(ruleset: str) -> list[tuple[str, str]]:
         raise UsageError(str(exc)) from None
 
 
+def strategies_engine(ruleset: str) -> str:
+    """``volva strategies show|validate --ruleset``: the engine whose strategies it names. Raises UsageError."""
+    from volva.simulator import engines
+    from volva.strategies.lineup import libraries
+    allowed = [n for n in engines.names() if _engine_name(n) in libraries()]
+    if ruleset not in allowed:
+        raise UsageError(f"--ruleset {ruleset!r}; allowed: {', '.join(allowed)}")
+    return engines.engine_of(ruleset).name
+
+
 def _engine_name(ruleset: str) -> str | None:
     from volva.simulator import engines
     try:

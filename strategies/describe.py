@@ -96,3 +96,49 @@ def valhalla_differences(params) -> list[tuple[str, str, str, str]]:
             rows.append((f"god_bonus.{god}", _fmt(params[i]), _fmt(g[i]), f"draft bonus for {god.capitalize()}'s cards"))
     return rows
 
+
+def show_blood_rage(name: str) -> tuple[str, str, str | None, list[str], list[tuple]]:
+    """``volva strategies show`` for Blood Rage: (header line, plan, policy line or None for random,
+    column names, rows away from greedy). Raises ValueError."""
+    from volva.simulator.core import enums as E
+    sname, plan, kind, params, path = strategy_object(name)
+    if kind == E.POL_RANDOM:
+        return f"{sname}  ({path if path else 'built-in'})", plan, None, [], []
+    return (f"{sname}  ({path if path else 'built-in'})", plan, "greedy heuristic",
+            ["section", "parameter", "value", "greedy", "meaning"], strategy_differences(params, card_names()))
+
+
+def show_valhalla(name: str) -> tuple[str, str, str | None, list[str], list[tuple]]:
+    """``volva strategies show --ruleset valhalla``: as :func:`show_blood_rage`. Raises ValueError."""
+    import tomllib
+
+    from volva.simulator.core import enums as E
+    from volva.strategies import valhalla as vh
+    key = name.strip()
+    kind, params = vh.resolve(key)
+    path = vh.library_files().get(key) or (Path(key) if key.endswith(".toml") else None)
+    plan = (vh.DESCRIPTIONS | vh.library_plans()).get(key, "")
+    if path is not None and not plan:
+        plan = tomllib.loads(Path(path).read_text()).get("plan", "")
+    head = f"{key}  ({path if path else 'built-in'})"
+    if kind == E.VPOL_RANDOM:
+        return head, plan, None, [], []
+    return (head, plan, "greedy heuristic (simulator/valhalla/policy.py)", ["parameter", "value", "greedy", "meaning"],
+            valhalla_differences(params))
+
+
+def validate_blood_rage(path: Path) -> str:
+    """The strategy's name, or ValueError naming the file, key and allowed values."""
+    from volva.strategies.spec import load_strategy
+    return load_strategy(path, card_names()).name
+
+
+def validate_valhalla(path: Path) -> str:
+    import tomllib
+
+    from volva.strategies.valhalla import load_strategy_file
+    if Path(path).is_dir():
+        raise ValueError(f"{path}: is a directory; allowed: a strategy file (*.toml)")
+    load_strategy_file(str(path))
+    return tomllib.loads(Path(path).read_text()).get("name", Path(path).stem)
+

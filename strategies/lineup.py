@@ -83,6 +83,25 @@ _FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetype
                                "valhalla": lambda n: valhalla.library_files().get(n)}
 
 
+def show(engine: str, name: str):
+    """``volva strategies show`` of ``engine`` (strategies.describe.show_*). Raises KeyError for an
+    engine without one, ValueError for an unknown strategy or a malformed file."""
+    from . import describe
+    table = {"blood-rage": describe.show_blood_rage, "valhalla": describe.show_valhalla}
+    if engine not in table:
+        raise KeyError(f"no strategy descriptions for engine {engine!r}; known: {sorted(table)}")
+    return table[engine](name)
+
+
+def validate(engine: str, path: Path) -> str:
+    """``volva strategies validate`` of ``engine``: the strategy's name. Raises KeyError, ValueError."""
+    from . import describe
+    table = {"blood-rage": describe.validate_blood_rage, "valhalla": describe.validate_valhalla}
+    if engine not in table:
+        raise KeyError(f"no strategy files for engine {engine!r}; known: {sorted(table)}")
+    return table[engine](path)
+
+
 def strategy_file(engine: str, name: str) -> Path | None:
     """The TOML file behind a strategy: a path given as the name, or a library file; else None."""
     if name.endswith(".toml") and Path(name).is_file():
