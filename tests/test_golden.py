@@ -7,6 +7,8 @@ behaviour on purpose updates the digest here and says why in its message.
 
 History: rainbow-bridge-4p moved once (issue 11), when a Rainbow Bridge run's card uses took
 the Valhalla game's age of use as ``card_age`` (before: 1 for every card); the games are the same.
+All four moved once in issue 16, when the digest stopped hashing column names and cluster sums
+(recorded on the code before the statistics changed, so the games are the same).
 """
 from __future__ import annotations
 
@@ -15,20 +17,22 @@ import hashlib
 import pytest
 from typer.testing import CliRunner
 
-#: the tables hashed (new tables added later do not move the digests)
-TABLES = ("clans", "cluster", "convergence", "draft", "drafted_gods", "gods", "h2h", "levels", "paths", "use")
+#: the tables hashed (new tables added later do not move the digests), and in each the sums that
+#: describe the games: keys and first-order sums, values only. Cluster sums (c_*) are left out: they
+#: depend on how the statistics cluster the games (issue 16), not on the games.
+TABLES = ("clans", "convergence", "draft", "drafted_gods", "gods", "h2h", "levels", "paths", "use")
 
 CASES = {
     "base-4p-greedy": (["--lineup", "greedy*4"],
-                       "e118567d3f6ae0d8"),
+                       "b4ac2ac69235c7ef"),
     "base-4p-archetypes-asgard": (["--lineup", "balanced,ragnarok-diver,thor-warlord,loki-martyr",
                                    "--module", "gods-of-asgard"],
-                                  "5c1c5bf290e2871b"),
+                                  "21943bc9c2a7522c"),
     "valhalla-4p-gods": (["--ruleset", "valhalla", "--lineup", "thor,loki,quester,warlord", "--sweep", "gods"],
-                         "7c3068ae84199790"),
+                         "ee4eaf7e2e016ed4"),
     "rainbow-bridge-4p": (["--mode", "rainbow-bridge", "--lineup",
                            "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
-                          "9348ab16bac08628"),
+                          "9903165fd5e55500"),
 }
 
 
@@ -38,8 +42,9 @@ def stats_digest(run_dir) -> str:
     st = Stats.load(run_dir)
     h = hashlib.sha256(str(st.games).encode())
     for name in TABLES:
+        t = st[name]
         h.update(name.encode())
-        h.update(st[name].to_csv(index=False).encode())
+        h.update(t[[c for c in t.columns if not c.startswith("c_")]].to_csv(index=False, header=False).encode())
     return h.hexdigest()[:16]
 
 
