@@ -672,7 +672,7 @@ def tournament(
     look: Look = None,
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
-    ranking (win rate, 95% Wilson interval, mean Glory), Elo ratings with 95% intervals
+    ranking (win rate, 95% interval clustered by seed, mean Glory), Elo ratings with 95% intervals
     (Bradley–Terry, analysis/ratings.py) and the head-to-head matrix."""
     with _usage():
         rs, names, pols, combos = session.tournament_setup(strategies, players, ruleset,

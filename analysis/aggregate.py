@@ -1,12 +1,24 @@
 """Balance tables of a run, computed from its sufficient statistics (:mod:`analysis.suffstats`).
 
-Every rate comes with a 95% interval: win rates (``sum(win_share) / n`` over clan-rows)
-with the Wilson interval of ``statsmodels.stats.proportion.proportion_confint``, means
-with a Student-t interval (scipy) from the sums of Glory and Glory².  Every table carries
-its sample size ``n`` and a ``small`` flag (``n < SMALL_N``), so thin groups are visible
-rather than hidden.  Card rankings test each card against the clans that did not have it
-(two-proportion z-test) and correct over all rows with Benjamini–Hochberg (``p_adj``,
-``significant``) and Holm (``p_holm``) (statsmodels ``multipletests``).
+**Unit.** Clans of one game are not independent (their win shares sum to 1), and with seat
+rotation the k games of one deal share a seed. Every win rate is therefore a ratio of per-block
+sums with a cluster-robust standard error over **seed blocks** (:func:`cluster_rate`; the same as
+statsmodels' OLS with ``cov_type='cluster'`` grouped by seed), whatever number of seats a
+strategy holds; a rate that cannot vary (a mirror lineup's 1/P) is marked ``fixed`` with no
+interval. Tables whose groups merge the statistics' own groups fall back to the Wilson interval of
+independent clans and say so (``clustered`` False). Means of Glory have a Student-t interval.
+
+**Small.** A row is ``small`` with fewer than SMALL_N clans or fewer than 5 wins or losses (5
+expected under the pooled rate for a comparison, :func:`too_small`): its rate gets a Wilson
+interval at the effective sample size, and a comparison is shown but not tested.
+
+**Card test and families.** Each card is tested against the clans of the same strategy that did
+not have it with the cluster-robust z (:func:`cluster_var`), not a two-proportion z-test; p-values
+are corrected with Benjamini–Hochberg (``p_adj``, ``significant``) and Holm (``p_holm``)
+(statsmodels ``multipletests``) over the **tested rows of one table**: ``cards.csv`` is one family
+(does drafting the card go with winning?) and ``card_uses.csv`` another (how is it best played?);
+they are kept apart because its 'played' rows are nearly the clans of the drafted rows, so one
+family would count the same evidence twice.
 
 Functions take a :class:`~analysis.suffstats.Stats`; ``Stats.from_frames(clans, picks, uses)``
 builds one from row frames.  ``load_clans``/``load_picks`` read row files and raise
@@ -27,7 +39,7 @@ from volva.analysis.records import (  # noqa: F401  (CLANS_NEEDED, PICKS_NEEDED,
     RunDataError,
     read_parquet_columns,
 )
-from volva.analysis.suffstats import SUMS, WIN_UNIT, Stats
+from volva.analysis.suffstats import ALL, BLOCK_SUMS, SUMS, WIN_UNIT, Stats
 from volva.simulator.core import enums as E
 
 SMALL_N = 100
@@ -89,27 +101,121 @@ def _str_col(s: pd.Series) -> pd.Series:
     return s.astype(str) if isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object else s
 
 
-def rate_table(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Win rate (Wilson) and mean Glory (t) per group of ``keys`` from sums n, w, g, g2
-    (rows with the same keys are added first)."""
+def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
+    """Cluster-robust rate ``wins / n`` (a ratio of per-block sums) and its 95% interval.
+
+    wins, n: totals (wins in wins, not x60); c_ww, c_wt, c_tt: sums over the blocks of W_b², W_b T_b,
+    T_b² (wins in wins); groups: the number of blocks. The variance is the sandwich
+    ``G/(G-1) · Σ_b (W_b − p T_b)² / n²``, the same as statsmodels' ``OLS(win_share, 1)`` with
+    ``cov_type='cluster'`` (its (N−1)/(N−K) factor is 1 with one regressor). Returns float arrays
+    (rate, se, ci_low, ci_high, fixed, small):
+
+    - ``fixed``: the rate does not vary between blocks (W_b = p T_b in every block: a mirror lineup's
+      1/P, a strategy holding every seat); se 0, no interval (NaN);
+    - ``small``: n < SMALL_N or fewer than 5 wins or 5 losses, where the normal interval is unreliable:
+      the interval is Wilson's at the effective sample size n / deff (deff = clustered variance over
+      the binomial one, at least 1), never of zero width;
+    - otherwise the Wald interval rate ± t·se, t the quantile of Student's t with G − 1 degrees of
+      freedom (statsmodels' normal interval once G is in the thousands; better coverage with few blocks).
+    """
+    wins, n, c_ww, c_wt, c_tt, groups = (np.atleast_1d(np.asarray(x, float)) for x in
+                                         (wins, n, c_ww, c_wt, c_tt, groups))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(n > 0, wins / np.where(n > 0, n, 1), np.nan)
+        num = c_ww - 2 * p * c_wt + p * p * c_tt
+        fixed = (n > 0) & (np.abs(num) <= 1e-9 * (c_ww + p * p * c_tt + 1e-300))
+        var = np.where(groups > 1, groups / np.maximum(groups - 1, 1) * np.clip(num, 0, None) / (n * n), np.nan)
+    var = np.where(fixed, 0.0, var)
+    se = np.sqrt(var)
+    small = ~fixed & ((n < SMALL_N) | (wins < 5) | (n - wins < 5))
+    # Student t with G−1 degrees of freedom (as Stata's clustered intervals): the sandwich is biased
+    # low with few blocks; with the thousands of a real run it is the normal interval statsmodels gives
+    z = _st.t.ppf(1 - alpha / 2, np.maximum(groups - 1, 1))
+    lo, hi = np.clip(p - z * se, 0, 1), np.clip(p + z * se, 0, 1)
+    if small.any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            binom = p * (1 - p) / n
+            deff = np.where((binom > 0) & np.isfinite(var), np.maximum(var / binom, 1.0), 1.0)
+        ne = n[small] / deff[small]
+        lo[small], hi[small] = wilson(p[small] * ne, ne, alpha)
+    lo, hi = np.where(fixed, np.nan, lo), np.where(fixed, np.nan, hi)
+    return p, se, lo, hi, fixed, small
+
+
+def rate_from_rows(df: pd.DataFrame, keys: list[str], value: str = "win_share", cluster: str = "seed",
+                   alpha: float = ALPHA) -> pd.DataFrame:
+    """Rate of ``value`` (0..1 per row) per group of ``keys`` from row data, with the cluster-robust
+    interval of :func:`cluster_rate` over the rows' ``cluster`` column (a seed: games sharing a deal).
+    Columns keys, n, wins, win_rate, se, ci_low, ci_high, fixed, small."""
+    x = df[[*keys, cluster]].copy()
+    x["_v"] = df[value].to_numpy(float)
+    b = x.groupby([*keys, cluster], sort=True, observed=True)["_v"].agg(["sum", "size"]).reset_index()
+    b["ww"], b["wt"], b["tt"] = b["sum"] ** 2, b["sum"] * b["size"], b["size"] ** 2
+    t = b.groupby(keys, sort=True, observed=True).agg(n=("size", "sum"), wins=("sum", "sum"), ww=("ww", "sum"),
+                                                     wt=("wt", "sum"), tt=("tt", "sum"), G=("size", "size"))
+    t = t.reset_index()
+    t["win_rate"], t["se"], t["ci_low"], t["ci_high"], t["fixed"], t["small"] = cluster_rate(
+        t["wins"], t["n"], t["ww"], t["wt"], t["tt"], t["G"], alpha)
+    return t[[*keys, "n", "wins", "win_rate", "se", "ci_low", "ci_high", "fixed", "small"]]
+
+
+RATE_COLUMNS = ["n", "wins", "win_rate", "se", "ci_low", "ci_high", "fixed", "clustered", "mean_glory",
+                "glory_ci_low", "glory_ci_high", "small"]
+
+
+def rate_table(df: pd.DataFrame, keys: list[str], cluster: pd.DataFrame | None = None,
+               clustered: bool = True) -> pd.DataFrame:
+    """Win rate and mean Glory (t interval) per group of ``keys`` from sums n, w, g, g2 (rows with
+    the same keys are added first).
+
+    The win rate's interval is cluster-robust over seed blocks (:func:`cluster_rate`) when the
+    block sums of exactly these groups are known: in ``df`` (its BLOCK_SUMS, when ``keys`` are the
+    table's own groups) or in ``cluster`` (keys + BLOCK_SUMS). ``clustered=False`` (groups that
+    merge several of the table's groups, whose block sums do not add) or no block sums: the
+    Wilson interval of independent clans, marked ``clustered`` False. Columns: keys, RATE_COLUMNS."""
     if len(df) == 0:
-        cols = [*keys, "n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "glory_ci_low",
-                "glory_ci_high", "small"]
-        return pd.DataFrame({c: [] for c in cols})
-    t = df.groupby(keys, sort=True, observed=True)[["n", "w", "g", "g2"]].sum().reset_index()
+        return pd.DataFrame({c: [] for c in [*keys, *RATE_COLUMNS]})
+    have = clustered and cluster is None and all(c in df for c in BLOCK_SUMS)
+    cols = ["n", "w", "g", "g2", *(BLOCK_SUMS if have else [])]
+    t = df.groupby(keys, sort=True, observed=True)[cols].sum().reset_index()
     t = t[t["n"] > 0].reset_index(drop=True)
+    if clustered and cluster is not None:
+        t = t.merge(cluster[[*keys, *BLOCK_SUMS]], on=keys, how="left")
+        have = t["c_G"].notna().all()
     n = t["n"].to_numpy(float)
     t["wins"] = t["w"] / WIN_UNIT
     t["win_rate"] = t["wins"] / n
-    t["ci_low"], t["ci_high"] = wilson(t["wins"].to_numpy(), n)
+    if have:
+        U = WIN_UNIT
+        _, t["se"], t["ci_low"], t["ci_high"], t["fixed"], small = cluster_rate(
+            t["wins"], n, t["c_WW"] / U ** 2, t["c_WT"] / U, t["c_TT"], t["c_G"])
+    else:
+        t["ci_low"], t["ci_high"] = wilson(t["wins"].to_numpy(), n)
+        r = t["win_rate"].to_numpy(float)
+        t["se"], t["fixed"] = np.sqrt(r * (1 - r) / n), False
+        small = n < SMALL_N
+    t["clustered"] = bool(have)
     t["mean_glory"] = t["g"] / n
     sd = _sd(t["g"].to_numpy(float), t["g2"].to_numpy(float), n)
     t["glory_ci_low"], t["glory_ci_high"] = t_interval(t["mean_glory"], sd, n)
-    t["small"] = t["n"] < SMALL_N
+    t["small"] = np.asarray(small, bool)
     for k in keys:
         t[k] = _str_col(t[k])
-    return t[[*keys, "n", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "glory_ci_low",
-              "glory_ci_high", "small"]]
+    return t[[*keys, *RATE_COLUMNS]]
+
+
+def block_sums(st: Stats, keys: list[str]) -> pd.DataFrame | None:
+    """The seed-block sums of the clans grouped by ``keys`` (one of ['strategy'],
+    ['n_players', 'strategy'], ['n_players', 'seat'], ['n_players', 'seat', 'strategy']), from the
+    'blocks' table; None when the run has none."""
+    b = st["blocks"]
+    if not len(b):
+        return None
+    per_seat, per_strategy = "seat" in keys, "strategy" in keys
+    m = (b["seat"] >= 0) == per_seat
+    m &= (b["strategy"].astype(str) != ALL) == per_strategy
+    b = b[m]
+    return b.groupby(keys, sort=True)[BLOCK_SUMS].sum().reset_index()
 
 
 def _sd(s, s2, n):
@@ -123,9 +229,11 @@ def _sd(s, s2, n):
 # --------------------------------------------------------------------------- simple groupings
 
 def by_strategy(st: Stats) -> pd.DataFrame:
-    """Win rate and mean Glory per strategy, with mean figures at Ragnarök and legendary stats."""
+    """Win rate and mean Glory per strategy, with mean figures at Ragnarök and legendary stats.
+    Intervals cluster-robust over seed blocks; a strategy's rate that cannot vary (it holds every
+    seat) is ``fixed``."""
     c = st["clans"]
-    out = rate_table(c, ["strategy"])
+    out = rate_table(c, ["strategy"], block_sums(st, ["strategy"]))
     extra = c.groupby("strategy", sort=True)[["n", "figs", "legendary"]].sum()
     out["figures_at_ragnarok"] = (extra["figs"] / extra["n"]).to_numpy()
     out["legendary"] = (extra["legendary"] / extra["n"]).to_numpy()
@@ -134,21 +242,21 @@ def by_strategy(st: Stats) -> pd.DataFrame:
 
 def by_seat(st: Stats) -> pd.DataFrame:
     """Win rate and mean Glory per (n_players, seat), with ``expected`` = 1/n_players."""
-    out = rate_table(st["clans"], ["n_players", "seat"])
+    out = rate_table(st["clans"], ["n_players", "seat"], block_sums(st, ["n_players", "seat"]))
     out["expected"] = 1.0 / out["n_players"].astype(float)
     return out
 
 
 def by_seat_strategy(st: Stats) -> pd.DataFrame:
     """Win rate and mean Glory per (n_players, seat, strategy)."""
-    out = rate_table(st["clans"], ["n_players", "seat", "strategy"])
+    out = rate_table(st["clans"], ["n_players", "seat", "strategy"], block_sums(st, ["n_players", "seat", "strategy"]))
     out["expected"] = 1.0 / out["n_players"].astype(float)
     return out
 
 
 def by_players(st: Stats) -> pd.DataFrame:
     """Win rate and mean Glory per (n_players, strategy), with ``expected`` = 1/n_players."""
-    out = rate_table(st["clans"], ["n_players", "strategy"])
+    out = rate_table(st["clans"], ["n_players", "strategy"], block_sums(st, ["n_players", "strategy"]))
     out["expected"] = 1.0 / out["n_players"].astype(float)
     return out
 
@@ -182,11 +290,22 @@ def by_stat_path(st: Stats, strategy: str | None = None, top: int = 15) -> dict[
         lv, pa_ = lv[lv["strategy"] == strategy], pa_[pa_["strategy"] == strategy]
     two = pa_.assign(path=[",".join(str(p).split(",")[:2]) for p in pa_["path"]])
     out = {}
-    for key, df, col in (("levels", lv, "levels"), ("first_two", two, "path"), ("first_three", pa_, "path")):
-        t = rate_table(df, [col]).rename(columns={col: "path"})
+    # block sums add over the table's own groups only: final levels and 3-raise paths of one strategy
+    own = strategy is not None
+    for key, df, col, cl in (("levels", lv, "levels", own), ("first_two", two, "path", False),
+                             ("first_three", pa_, "path", own)):
+        t = rate_table(df, [col], clustered=cl).rename(columns={col: "path"})
         out[key] = t.sort_values(["n", "path"], ascending=[False, True]).head(top).reset_index(drop=True)
-    out["legendary"] = rate_table(lv, ["legendary"])
+    out["legendary"] = rate_table(lv, ["legendary"], clustered=False)
     return out
+
+
+def shared_label(t: pd.DataFrame) -> pd.DataFrame:
+    """A rate table over a label every clan of a game shares (the gods in play): its rate is the
+    mean of 1/n_players by construction, so it is marked ``fixed`` with no interval."""
+    t = t.copy()
+    t["fixed"], t["se"], t["ci_low"], t["ci_high"], t["small"] = True, 0.0, np.nan, np.nan, False
+    return t
 
 
 # --------------------------------------------------------------------------- gods
@@ -217,7 +336,8 @@ def by_gods(st: Stats) -> dict[str, pd.DataFrame] | None:
         return None
     if g["pair"].astype(str).str.contains(">").any():
         return None  # Blood Rage: Valhalla's gods by age: by_valhalla_gods
-    return {"pair": rate_table(g, ["pair"]), "pair_strategy": rate_table(g, ["pair", "strategy"])}
+    return {"pair": shared_label(rate_table(g, ["pair"], clustered=False)),
+            "pair_strategy": rate_table(g, ["pair", "strategy"])}
 
 
 def source_means(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -253,9 +373,11 @@ def by_valhalla_gods(st: Stats) -> dict[str, pd.DataFrame] | None:
         x["age"] = a + 1
         ages.append(x)
     ga = pd.concat(ages, ignore_index=True)
-    out = {"combo": rate_table(g, ["combo"]), "combo_strategy": rate_table(g, ["combo", "strategy"]),
-           "set": rate_table(g, ["set"]), "set_strategy": rate_table(g, ["set", "strategy"]),
-           "god_age_strategy": rate_table(ga, ["god", "age", "strategy"]),
+    out = {"combo": shared_label(rate_table(g, ["combo"], clustered=False)),
+           "combo_strategy": rate_table(g, ["combo", "strategy"]),
+           "set": shared_label(rate_table(g, ["set"], clustered=False)),
+           "set_strategy": rate_table(g, ["set", "strategy"], clustered=False),
+           "god_age_strategy": rate_table(ga, ["god", "age", "strategy"], clustered=False),
            "set_sources": source_means(g, ["set"])}
     dg = st["drafted_gods"]
     out["drafted_sources"] = source_means(dg, ["god_pair"]) if len(dg) else None
@@ -283,11 +405,36 @@ def god_matrix(pair_table: pd.DataFrame, value: str = "win_rate", col: str = "pa
 
 # --------------------------------------------------------------------------- cards
 
-def cluster_var(t: pd.DataFrame, cl: pd.DataFrame, games: int) -> np.ndarray:
-    """Game-clustered variance of (win rate with the card − win rate without it) per row of a
-    card table (sums n, w and the cluster sums c_*), cl: the 'cluster' table merged per strategy
-    (c_TT, c_WW, c_WT, n_tot, w_tot). Linearised (delta-method) sandwich estimator with the
-    G/(G-1) small-sample factor; see analysis.suffstats for the sums."""
+def too_small(n1, w1, n2, w2) -> np.ndarray:
+    """bool per row: a two-group comparison whose normal approximation is unreliable: either group
+    under SMALL_N clans, or fewer than 5 expected wins or 5 expected losses in either group under
+    the pooled rate (w = wins). Such rows are shown, flagged ``small`` and not tested."""
+    n1, w1, n2, w2 = (np.asarray(x, float) for x in (n1, w1, n2, w2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p0 = (w1 + w2) / (n1 + n2)
+        exp = np.minimum(np.minimum(n1 * p0, n1 * (1 - p0)), np.minimum(n2 * p0, n2 * (1 - p0)))
+    return (n1 < SMALL_N) | (n2 < SMALL_N) | ~(exp >= 5)
+
+
+def correct(p_value, tested, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """(p_adj, p_holm): Benjamini–Hochberg and Holm (statsmodels ``multipletests``) over the
+    tested rows only (the family); NaN for rows not tested."""
+    from statsmodels.stats.multitest import multipletests
+    p_value, tested = np.asarray(p_value, float), np.asarray(tested, bool)
+    bh, holm = np.full(len(p_value), np.nan), np.full(len(p_value), np.nan)
+    if tested.any():
+        bh[tested] = multipletests(p_value[tested], alpha=alpha, method="fdr_bh")[1]
+        holm[tested] = multipletests(p_value[tested], alpha=alpha, method="holm")[1]
+    return bh, holm
+
+
+def cluster_var(t: pd.DataFrame, cl: pd.DataFrame, games) -> np.ndarray:
+    """Cluster-robust variance (seed blocks) of (win rate with the card − win rate without it)
+    per row of a card table (sums n, w and the cluster sums c_*, with the strategy's n_tot, w_tot,
+    c_TT, c_WW, c_WT merged in); ``games``: the number of blocks G (scalar or per row).
+    Linearised (delta-method) sandwich estimator with the G/(G-1) small-sample factor, the same as
+    statsmodels' OLS of win_share on 'drafted' with ``cov_type='cluster'`` grouped by seed up to
+    its (N−1)/(N−2) factor; see analysis.suffstats for the sums."""
     f = lambda c: t[c].to_numpy(float)  # noqa: E731
     Nd, Wd = f("n"), f("w")
     Nn, Wn = f("n_tot") - Nd, f("w_tot") - Wd
@@ -302,15 +449,14 @@ def cluster_var(t: pd.DataFrame, cl: pd.DataFrame, games: int) -> np.ndarray:
         sab = (wW - ww) - pn * (wT - wn) - pd_ * (nW - wn) + pd_ * pn * (nT - nn)
         var = saa / Nd ** 2 + np.where(Nn > 0, sbb / np.where(Nn > 0, Nn, 1) ** 2
                                        - 2 * sab / (Nd * np.where(Nn > 0, Nn, 1)), 0.0)
-    G = max(int(games), 2)
+    G = np.maximum(np.asarray(games, float), 2)
     return np.clip(var, 0, None) * G / (G - 1) / WIN_UNIT ** 2
 
 
 def _vs_rest(t: pd.DataFrame, st: Stats, keys: list[str], alpha: float) -> pd.DataFrame:
     """Add the complement (clans of the same strategy without the card in that age), the
-    difference with its game-clustered standard error, z-test and BH/Holm corrections to a
-    per-card sums table."""
-    from statsmodels.stats.multitest import multipletests
+    difference with its cluster-robust standard error (seed blocks), z-test and BH/Holm corrections
+    over the tested rows to a per-card sums table."""
     t = t.merge(_totals(st), on="strategy", how="left")
     nd, wd = t["n"].to_numpy(float), t["w"].to_numpy(float) / WIN_UNIT
     nn, wn = t["n_tot"].to_numpy(float) - nd, t["w_tot"].to_numpy(float) / WIN_UNIT - wd
@@ -322,35 +468,36 @@ def _vs_rest(t: pd.DataFrame, st: Stats, keys: list[str], alpha: float) -> pd.Da
                       np.nan)
     lo_d, hi_d = wilson(wd, nd, alpha)
     lo_n, hi_n = wilson(wn, nn, alpha)
-    se = np.sqrt(cluster_var(t, None, st.games))
+    se = np.sqrt(cluster_var(t, None, t["c_G"].to_numpy(float)))
     diff = rd - rn
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where((se > 0) & np.isfinite(diff), diff / se, 0.0)
-    small = (nd < SMALL_N) | (nn < SMALL_N)
-    # groups under SMALL_N clans are shown but not tested: their normal approximation fails
-    # (2 clans that both won have a standard error of 0)
-    pv = np.where((se > 0) & np.isfinite(diff) & ~small, 2 * _st.norm.sf(np.abs(z)), 1.0)
+        z = np.where((se > 0) & np.isfinite(diff), diff / se, np.nan)
+    # groups with few clans or few expected wins/losses are shown but not tested: their normal
+    # approximation fails (2 clans that both won have a standard error of 0)
+    small = too_small(nd, wd, nn, wn)
+    tested = ~small & (se > 0) & np.isfinite(diff)
+    pv = np.where(tested, 2 * _st.norm.sf(np.abs(np.nan_to_num(z))), np.nan)
     out = t[keys].copy()
     out["n"], out["wins"], out["win_rate"], out["ci_low"], out["ci_high"] = nd.astype(np.int64), wd, rd, lo_d, hi_d
     out["n_not"], out["wins_not"], out["win_rate_not"] = nn.astype(np.int64), wn, rn
     out["ci_low_not"], out["ci_high_not"] = lo_n, hi_n
     out["diff"], out["se"], out["z"], out["p_value"] = diff, se, z, pv
     out["mean_glory"], out["mean_glory_not"] = gd, gn
-    if len(out):
-        out["p_adj"] = multipletests(pv, alpha=alpha, method="fdr_bh")[1]
-        out["p_holm"] = multipletests(pv, alpha=alpha, method="holm")[1]
-    else:
-        out["p_adj"], out["p_holm"] = [], []
+    out["tested"] = tested
+    out["p_adj"], out["p_holm"] = correct(pv, tested, alpha)
     out["significant"] = out["p_adj"] < alpha
     out["small"] = small
     return out
 
 
 def _totals(st: Stats) -> pd.DataFrame:
-    """Per strategy: clans, wins and Glory (n_tot, w_tot, g_tot) and the cluster sums c_TT/c_WW/c_WT."""
+    """Per strategy: clans, wins and Glory (n_tot, w_tot, g_tot) and the seed-block sums c_G (blocks)
+    c_TT/c_WW/c_WT."""
     c = st["clans"].groupby("strategy", sort=True)[["n", "w", "g"]].sum()
     c = c.rename(columns={"n": "n_tot", "w": "w_tot", "g": "g_tot"}).reset_index()
-    cl = st["cluster"].groupby("strategy", sort=True)[["c_TT", "c_WW", "c_WT"]].sum().reset_index()
+    cl = block_sums(st, ["strategy"])
+    if cl is None:
+        cl = pd.DataFrame({"strategy": [], **{k: [] for k in BLOCK_SUMS}})
     return c.merge(cl, on="strategy", how="left").fillna(0)
 
 
@@ -360,10 +507,11 @@ def cards(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
     A clan 'drafted' a card in an age if it picked at least one copy.  Columns: strategy, age,
     card, times_drafted (pick rows), ata (mean pick position, 1-based), n_drafted /
     wins_drafted / win_rate_drafted (+ Wilson ci_low/ci_high), the same for clans of the same
-    strategy that did not draft it in that age (``*_not``), iwd = difference, z, p_value,
-    p_adj (Benjamini–Hochberg over all rows), p_holm (Holm), significant (p_adj < alpha),
-    mean_glory (of clans that drafted it), small (either group < SMALL_N).  The test of iwd uses a
-    game-clustered standard error ``se`` (:func:`cluster_var`): clans of one game are dependent.
+    strategy that did not draft it in that age (``*_not``), iwd = difference, se (cluster-robust
+    over seed blocks, :func:`cluster_var`: clans of one game and games of one deal are dependent),
+    z = iwd / se, p_value (two-sided normal; NaN when not tested), tested, p_adj (Benjamini–Hochberg)
+    and p_holm (Holm) over the tested rows of this table (NaN for the others), significant
+    (p_adj < alpha), mean_glory (of clans that drafted it), small (:func:`too_small`: not tested).
     """
     d = st["draft"]
     if not len(d):
@@ -392,15 +540,17 @@ def card_uses(st: Stats, alpha: float = ALPHA) -> pd.DataFrame:
 
 
 def card_summary(st: Stats, strategy: str | None = None) -> pd.DataFrame:
-    """One row per (age, card) of ``strategy`` (None: all strategies pooled): ATA, win rate when
-    drafted / played / kept and the drafted IWD — the card table of the report."""
+    """One row per (age, card) of ``strategy`` (None: every strategy's rows): ATA, win rate when
+    drafted / played / kept and the drafted IWD with its test (se, z, p_value, tested, p_adj, p_holm:
+    enough to redo the correction from the CSV) — the card table of the report (cards.csv)."""
     c = cards(st)
     if not len(c):
         return c
     if strategy is not None:
         c = c[c["strategy"] == strategy]
     out = c[["strategy", "age", "card", "times_drafted", "ata", "n_drafted", "win_rate_drafted", "ci_low",
-             "ci_high", "iwd", "p_adj", "significant", "mean_glory"]].copy()
+             "ci_high", "n_not", "win_rate_not", "iwd", "se", "z", "p_value", "tested", "p_adj", "p_holm",
+             "significant", "small", "mean_glory"]].copy()
     u = card_uses(st)
     if len(u):
         for use, name in (("played", "played"), ("keep", "kept")):
@@ -413,18 +563,41 @@ def card_summary(st: Stats, strategy: str | None = None) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- head to head
 
-def head_to_head(st: Stats, order: list[str] | None = None, value: str = "ahead") -> pd.DataFrame:
-    """Matrix: row strategy vs column strategy over the games where both played.
-
-    value 'ahead': share of those games the row finished above the column (ties count 1/2);
-    'win_rate': the row's win rate in them.  NaN where they never met; a mirror pair (the
-    same strategy in two seats) sits on the diagonal."""
+def _h2h_rates(st: Stats) -> pd.DataFrame:
+    """Per (strategy, opponent): games both played, seat pairs, 'ahead' and the row's win rate, each
+    a ratio over seat pairs with a cluster-robust interval over seed blocks (the game is the unit,
+    not the seat pair); a strategy against itself is 0.5 by construction (``fixed``)."""
     h = st["h2h"]
     if not len(h):
         return pd.DataFrame()
-    h = h.groupby(["strategy", "opponent"], sort=True)[["games", "w", "ahead2"]].sum().reset_index()
-    h["ahead"] = h["ahead2"] / (2 * h["games"])
-    h["win_rate"] = h["w"] / WIN_UNIT / h["games"]
+    keys = ["strategy", "opponent"]
+    h = h.groupby(keys, sort=True)[SUMS["h2h"]].sum().reset_index()
+    out = h[[*keys, "games", "pairs"]].copy()
+    m = h["pairs"].to_numpy(float)
+    a = h["ahead2"].to_numpy(float) / 2
+    out["ahead"], out["se"], out["ci_low"], out["ci_high"], fixed, out["small"] = cluster_rate(
+        a, m, h["c_aa"] / 4, h["c_am"] / 2, h["c_mm"], h["c_G"])
+    mirror = (h["strategy"] == h["opponent"]).to_numpy()
+    fixed = fixed | mirror
+    out["fixed"] = fixed
+    out.loc[fixed, ["ci_low", "ci_high"]] = np.nan
+    out.loc[fixed, "se"] = 0.0
+    out.loc[fixed, "small"] = False
+    w = h["w"].to_numpy(float) / WIN_UNIT
+    out["win_rate"], out["win_rate_se"], out["win_rate_ci_low"], out["win_rate_ci_high"], _, _ = cluster_rate(
+        w, m, h["c_ww"] / WIN_UNIT ** 2, h["c_wm"] / WIN_UNIT, h["c_mm"], h["c_G"])
+    return out
+
+
+def head_to_head(st: Stats, order: list[str] | None = None, value: str = "ahead") -> pd.DataFrame:
+    """Matrix: row strategy vs column strategy over the games where both played.
+
+    value 'ahead': share of the (row seat, column seat) pairs of those games where the row finished
+    above the column (ties count 1/2); 'win_rate': the row's win rate in them. NaN where they never
+    met; a mirror pair (the same strategy in two seats) sits on the diagonal (0.5 by construction)."""
+    h = _h2h_rates(st)
+    if not len(h):
+        return pd.DataFrame()
     mat = h.pivot(index="strategy", columns="opponent", values=value).astype(float)
     order = order or sorted(set(h["strategy"]) | set(h["opponent"]))
     mat = mat.reindex(index=order, columns=order)
@@ -433,24 +606,20 @@ def head_to_head(st: Stats, order: list[str] | None = None, value: str = "ahead"
 
 
 def head_to_head_long(st: Stats) -> pd.DataFrame:
-    """Long head-to-head table: strategy, opponent, games, ahead (+ Wilson ci), win_rate."""
-    h = st["h2h"]
-    if not len(h):
-        return pd.DataFrame()
-    h = h.groupby(["strategy", "opponent"], sort=True)[["games", "w", "ahead2"]].sum().reset_index()
-    out = h[["strategy", "opponent", "games"]].copy()
-    out["ahead"] = h["ahead2"] / (2 * h["games"])
-    out["ci_low"], out["ci_high"] = wilson(h["ahead2"] / 2, h["games"])
-    out["win_rate"] = h["w"] / WIN_UNIT / h["games"]
-    return out
+    """Long head-to-head table: strategy, opponent, games (games where both played), pairs (seat
+    pairs in them), ahead with se and 95% interval (cluster-robust over seed blocks: the game, not
+    the seat pair, is the unit), fixed (0.5 by construction: a strategy against itself), small,
+    win_rate with its interval (win_rate_se, win_rate_ci_low, win_rate_ci_high)."""
+    return _h2h_rates(st)
 
 
 # --------------------------------------------------------------------------- convergence
 
 def convergence(st: Stats, strategy: str, games_done: int | None = None) -> pd.DataFrame:
-    """Cumulative win rate and 95% Wilson half-width of ``strategy`` after the first g games, at
-    the run's checkpoints (10, 20, 50, ... and the last game; only g <= games_done).
-    Columns strategy, games, n, win_rate, ci_low, ci_high, half_width."""
+    """Running win rate of ``strategy`` after the first g games, at the run's checkpoints (10, 20,
+    50, ... and the last game; only g <= games_done), with its 95% interval (cluster-robust over
+    seed blocks, :func:`cluster_rate`): the estimate settling inside a narrowing band.
+    Columns strategy, games, n, win_rate, se, ci_low, ci_high, half_width, fixed."""
     c = st["convergence"]
     c = c[c["strategy"] == strategy]
     if games_done is not None:
@@ -458,13 +627,11 @@ def convergence(st: Stats, strategy: str, games_done: int | None = None) -> pd.D
     c = c.sort_values("games")
     out = pd.DataFrame({"strategy": strategy, "games": c["games"].to_numpy(np.int64), "n": c["n"].to_numpy(np.int64)})
     wins = c["w"].to_numpy(float) / WIN_UNIT
-    out["win_rate"] = wins / np.maximum(out["n"].to_numpy(float), 1)
-    out["ci_low"], out["ci_high"] = wilson(wins, out["n"].to_numpy())
+    out["win_rate"], out["se"], out["ci_low"], out["ci_high"], out["fixed"], _ = cluster_rate(
+        wins, out["n"].to_numpy(float), c["c_WW"] / WIN_UNIT ** 2, c["c_WT"] / WIN_UNIT, c["c_TT"], c["c_G"])
     out["half_width"] = (out["ci_high"] - out["ci_low"]) / 2
     return out
 
-
-# --------------------------------------------------------------------------- all
 
 #: per-game figures of the game shape: label -> (counter summed over clans, counter subtracted or None)
 PER_GAME_SHAPE = {

@@ -190,8 +190,9 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     saved as ``paired.parquet`` next to the arms after every batch. ``decide(games, sums)``,
     called after every batch, ends the run early when it returns True (--until-decided)."""
     from volva.analysis.runner import play_batch_frames
-    from volva.analysis.suffstats import checkpoints
+    from volva.analysis.suffstats import aligned_batch, checkpoints
     points = checkpoints(games)
+    batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
     sums = None
     for first in range(0, games, batch_size):
         n = min(batch_size, games - first)

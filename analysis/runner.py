@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from volva.analysis import records as R
-from volva.analysis.suffstats import Stats, checkpoints
+from volva.analysis.suffstats import Stats, aligned_batch, checkpoints
 
 
 @dataclass
@@ -112,6 +112,7 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     ``progress(n)`` is called after each batch; when ``stop()`` is true after a batch (a signal
     asked to stop), KeyboardInterrupt is raised there, every file written for that batch."""
     points = checkpoints(games)
+    batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
     # each card's god, for a report rebuilt from the row files (it loads no rule set)
     writer.meta.setdefault("card_gods", R.card_gods(rs))
     done = 0

@@ -13,15 +13,16 @@ Tables (key columns -> sum columns; strings for names, ints for seat/age/games):
 name           keys                                        sums
 =============  ==========================================  ===========================================
 clans          n_players, seat, strategy                   n w g g2 figs legendary, s_<src> q_<src>
-levels         strategy, levels ('R3 A6 H1'), legendary    n w g g2
-paths          strategy, path (first 3 raises)             n w g g2
-gods           strategy, gods (Ásgard pair / Valhalla ages)  n w g g2 s_<src>
-drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2 s_<src>
-draft          strategy, age, card                         times pick_sum n w g g2
-use            strategy, age (the card's), card, use       times n w g g2  (use also 'played')
-h2h            strategy, opponent                          games w ahead2
-convergence    strategy, games                             n w
-cluster        strategy                                    c_TT c_WW c_WT
+blocks         n_players, seat, strategy                   c_G c_TT c_WW c_WT (seat -1: all seats;
+                                                           strategy '*': all strategies)
+levels         strategy, levels ('R3 A6 H1'), legendary    n w g g2 c_*
+paths          strategy, path (first 3 raises)             n w g g2 c_*
+gods           strategy, gods (Ásgard pair / Valhalla ages)  n w g g2 s_<src> c_*
+drafted_gods   strategy, god_pair (the clan's 2 top gods)  n w g g2 s_<src> c_*
+draft          strategy, age, card                         times pick_sum n w g g2 c_nn ...
+use            strategy, age (the card's), card, use       times n w g g2 c_nn ...  (use also 'played')
+h2h            strategy, opponent                          pairs games w ahead2 c_G c_mm c_aa c_am c_ww c_wm
+convergence    strategy, games                             n w c_G c_TT c_WW c_WT
 shape          strategy                                    n k_<counter> k2_<counter>  (game shape)
 =============  ==========================================  ===========================================
 
@@ -29,18 +30,26 @@ shape          strategy                                    n k_<counter> k2_<cou
 pillages, battles, ties, quests, figures lost) and their squares, over the clans whose engine
 counts them (``n``); it is optional on load (stats written before it have none).
 
-Cluster sums (per game j, for a card cell: n_j clans of the strategy that had the card, w_j
-their wins; T_j, W_j all clans of the strategy in game j and their wins): ``c_nn`` = sum n_j²,
-``c_wn`` = sum w_j n_j, ``c_ww`` = sum w_j², ``c_wW``, ``c_wT``, ``c_nW``, ``c_nT``; and per
-strategy ``c_TT`` = sum T_j², ``c_WW``, ``c_WT``.  They give game-clustered (cluster-robust)
-variances of card differences, since the clans of one game are not independent (their win
-shares sum to 1; one copy drafted by one clan is a copy the others did not get).
+Cluster sums (issue 16). The unit of resampling is the **seed block**: the games that share a
+seed (seat rotation plays k rotations of one deal; a mirror match or a run without rotation has
+blocks of one game), so the clans of one game and the games of one deal are never treated as
+independent. Per block b and group: T_b clans of the group, W_b their wins (x60); ``c_G`` = number
+of blocks, ``c_TT`` = sum T_b², ``c_WW`` = sum W_b², ``c_WT`` = sum W_b T_b. They give the
+cluster-robust (sandwich) variance of a rate, the same as statsmodels' OLS of win_share on a
+constant with ``cov_type='cluster'`` grouped by seed. Batches never split a block
+(:func:`block_games`), so the sums are the same for any batch size. For a card cell (n_b clans of
+the strategy that had the card, w_b their wins; T_b, W_b all clans of the strategy): ``c_nn`` =
+sum n_b², ``c_wn`` = sum w_b n_b, ``c_ww`` = sum w_b², ``c_wW``, ``c_wT``, ``c_nW``, ``c_nT``; with
+the strategy's rows of ``blocks`` they give the clustered variance of card differences (one copy
+drafted by one clan is a copy the others did not get). In ``h2h`` per block: m_b ordered seat pairs
+(row strategy, opponent), a_b their ``ahead2``, w_b the row's wins summed over the pairs; ``pairs``
+= seat pairs, ``games`` = games where both played.
 
 ``legendary`` counts a clan's stats on step 4 or higher (001 "legendary levels": +10/+20
 Glory).  ``god_pair``: the two gods with most cards among the clan's draft picks (all
 ages), ties broken by god order (odin, thor, tyr, loki, frigga, heimdall); one god if it
 drafted only one god's cards, ``(none)`` if none (docs/rulings.md R39).  In ``h2h``,
-``ahead2`` is 2 per game the row strategy finished above the opponent and 1 per tie.
+``ahead2`` is 2 per seat pair where the row strategy finished above the opponent and 1 per tie.
 ``convergence`` holds cumulative sums over games ``0..games-1`` at fixed checkpoints.
 """
 from __future__ import annotations
@@ -59,6 +68,7 @@ WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
 SOURCES = tuple(E.GLORY_SOURCE_NAMES)
 KEYS = {
     "clans": ["n_players", "seat", "strategy"],
+    "blocks": ["n_players", "seat", "strategy"],
     "levels": ["strategy", "levels", "legendary"],
     "paths": ["strategy", "path"],
     "gods": ["strategy", "gods"],
@@ -67,21 +77,22 @@ KEYS = {
     "use": ["strategy", "age", "card", "use"],
     "h2h": ["strategy", "opponent"],
     "convergence": ["strategy", "games"],
-    "cluster": ["strategy"],
     "shape": ["strategy"],
 }
 CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
+BLOCK_SUMS = ["c_G", "c_TT", "c_WW", "c_WT"]  #: per group: blocks, sums of T_b², W_b², W_b T_b
+ALL = "*"  #: the 'blocks' table's strategy for every strategy (a lineup cannot name a strategy '*')
 SUMS = {
     "clans": ["n", "w", "g", "g2", "figs", "legendary", *[f"s_{s}" for s in SOURCES],
               *[f"q_{s}" for s in SOURCES]],
-    "levels": ["n", "w", "g", "g2"], "paths": ["n", "w", "g", "g2"],
-    "gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES]],
-    "drafted_gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES]],
+    "blocks": BLOCK_SUMS,
+    "levels": ["n", "w", "g", "g2", *BLOCK_SUMS], "paths": ["n", "w", "g", "g2", *BLOCK_SUMS],
+    "gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES], *BLOCK_SUMS],
+    "drafted_gods": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES], *BLOCK_SUMS],
     "draft": ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS],
     "use": ["times", "n", "w", "g", "g2", *CLUSTER_SUMS],
-    "h2h": ["games", "w", "ahead2"],
-    "convergence": ["n", "w"],
-    "cluster": ["c_TT", "c_WW", "c_WT"],
+    "h2h": ["pairs", "games", "w", "ahead2", "c_G", "c_mm", "c_aa", "c_am", "c_ww", "c_wm"],
+    "convergence": ["n", "w", *BLOCK_SUMS],
     "shape": ["n", *[f"k_{s}" for s in E.SHAPE_NAMES], *[f"k2_{s}" for s in E.SHAPE_NAMES]],
 }
 OPTIONAL_TABLES = {"shape"}  #: tables a stats folder written before them may lack
@@ -208,9 +219,37 @@ def _ints(a: np.ndarray) -> tuple[np.ndarray, None]:
     return np.asarray(a, np.int64), None
 
 
-def _grouped(name: str, keys: list, values: dict) -> pd.DataFrame:
+def block_games(lineup: list, rotate: bool) -> int:
+    """Games per seed block: the lineup's rotation period with seat rotation, else 1. Batches are
+    whole blocks (a multiple of this), so the cluster sums do not depend on the batch size."""
+    from volva.simulator.core.batch import rotation_period
+    return rotation_period(list(lineup)) if rotate else 1
+
+
+def aligned_batch(batch_size: int, lineup: list, rotate: bool) -> int:
+    """``batch_size`` rounded up to whole seed blocks (:func:`block_games`)."""
+    k = block_games(lineup, rotate)
+    return -(-int(batch_size) // k) * k
+
+
+def _block_sums(inv: np.ndarray, n_groups: int, block: np.ndarray, w: np.ndarray) -> dict[str, np.ndarray]:
+    """Per group (``inv``: group index per row): the BLOCK_SUMS over the seed blocks (``block``:
+    dense block index per row, ``w``: wins x60 per row)."""
+    B = int(block.max()) + 1 if len(block) else 1
+    kb, inv2 = np.unique(inv.astype(np.int64) * B + block, return_inverse=True)
+    inv2 = inv2.reshape(-1)
+    T = np.bincount(inv2, minlength=len(kb)).astype(np.int64)
+    W = np.rint(np.bincount(inv2, weights=w.astype(float), minlength=len(kb))).astype(np.int64)
+    owner = kb // B
+    s = lambda v: np.bincount(owner, weights=v.astype(float), minlength=n_groups)  # noqa: E731
+    return {"c_G": np.rint(s(np.ones(len(kb)))).astype(np.int64), "c_TT": np.rint(s(T * T)).astype(np.int64),
+            "c_WW": np.rint(s(W * W)).astype(np.int64), "c_WT": np.rint(s(W * T)).astype(np.int64)}
+
+
+def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = None) -> pd.DataFrame:
     """Table ``name``: sums of ``values`` (int64 arrays) per distinct combination of ``keys``,
-    each (codes, labels) with labels None for an integer key (codes are the values)."""
+    each (codes, labels) with labels None for an integer key (codes are the values); with
+    ``block`` (dense seed-block index per row), also the BLOCK_SUMS of ``values['w']``."""
     if not len(next(iter(values.values()))):
         return _empty(name)
     cols, key = [], np.zeros(len(keys[0][0]), np.int64)
@@ -225,7 +264,11 @@ def _grouped(name: str, keys: list, values: dict) -> pd.DataFrame:
     for kname, (codes, labels, lo, span) in zip(KEYS[name], cols):
         c = codes[first]
         out[kname] = c.astype(np.int64) if labels is None else labels[c].astype(object)
+    per_group = _block_sums(inv, len(uniq), block, values["w"]) if block is not None else {}
     for vname in SUMS[name]:
+        if vname in per_group:
+            out[vname] = per_group[vname]
+            continue
         v = values[vname]
         out[vname] = np.rint(np.bincount(inv, weights=v.astype(float), minlength=len(uniq))).astype(np.int64)
     df = pd.DataFrame(out)
@@ -277,15 +320,14 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     return df[KEYS[name] + SUMS[name]]
 
 
-def _cluster_table(gid, s_code, s_names, w) -> pd.DataFrame:
-    """Per strategy: sums over games of T_j², W_j², W_j T_j (clans of the strategy in game j, wins)."""
-    S = len(s_names)
-    key = gid * S + s_code
-    uk, inv = np.unique(key, return_inverse=True)
-    inv = inv.reshape(-1)
-    T = np.bincount(inv, minlength=len(uk)).astype(np.int64)
-    W = np.rint(np.bincount(inv, weights=w.astype(float), minlength=len(uk))).astype(np.int64)
-    return _grouped("cluster", [(uk % S, s_names)], {"c_TT": T * T, "c_WW": W * W, "c_WT": W * T})
+def _blocks_table(npl, seat, s_code, s_names, block, w) -> pd.DataFrame:
+    """The 'blocks' table: BLOCK_SUMS per (n_players, strategy) over all seats (seat -1), per
+    (n_players, seat) over all strategies (strategy '*') and per (n_players, seat, strategy)."""
+    names = np.append(s_names, ALL).astype(object)
+    every = np.full(len(seat), len(s_names), np.int64)
+    parts = [_grouped("blocks", [_ints(npl), _ints(s), (c, names)], {"w": w}, block)
+             for s, c in ((np.full(len(seat), -1, np.int64), s_code), (seat, every), (seat, s_code))]
+    return _sum(pd.concat(parts, ignore_index=True), "blocks")
 
 
 class Stats:
@@ -344,7 +386,10 @@ class Stats:
         levels, legendary = level_labels(clans)
         vals = {"n": np.ones(R, np.int64), "w": w, "g": g, "g2": g * g}
         gid = clans["game_id"].to_numpy(np.int64)
-        game_index = np.unique(gid, return_inverse=True)[1].reshape(-1).astype(np.int64)  # 0..games-1
+        # the seed block of each row (games sharing a seed), dense 0..blocks-1; rows without a seed
+        # column (hand-made frames) are one block per game
+        bkey = clans["seed"].to_numpy(np.uint64) if "seed" in clans else gid
+        block = np.unique(bkey, return_inverse=True)[1].reshape(-1).astype(np.int64)
         t = {}
         cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
         for s in SOURCES:
@@ -353,12 +398,12 @@ class Stats:
         npl, seat = clans["n_players"].to_numpy(np.int64), clans["seat"].to_numpy(np.int64)
         t["clans"] = _grouped("clans", [_ints(npl), _ints(seat), (s_code, s_names)], cv)
         lv_code, lv_names = _codes(pd.Series(levels))
-        t["levels"] = _grouped("levels", [(s_code, s_names), (lv_code, lv_names), _ints(legendary)], vals)
+        t["levels"] = _grouped("levels", [(s_code, s_names), (lv_code, lv_names), _ints(legendary)], vals, block)
         t["paths"] = _grouped("paths", [(s_code, s_names), _codes(pd.Series(path_prefix(clans["stat_path"], 3)))],
-                              vals)
+                              vals, block)
         gods = clans["gods"] if "gods" in clans else pd.Series([""] * R)
         gv = dict(vals, **{f"s_{s}": cv[f"s_{s}"] for s in SOURCES})
-        t["gods"] = _grouped("gods", [(s_code, s_names), _codes(gods)], gv)
+        t["gods"] = _grouped("gods", [(s_code, s_names), _codes(gods)], gv, block)
         if picks is not None and len(picks):
             found, rows = _row_index(clans, picks["game_id"].to_numpy(), picks["seat"].to_numpy())
             c_code, c_names = _codes(picks["card"])
@@ -369,9 +414,9 @@ class Stats:
             cg = card_gods or {}
             god_of = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in c_names] + [-1], np.int64)
             god_pair = _god_pairs(R, rows, god_of[c_code])
-            t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], gv)
+            t["drafted_gods"] = _grouped("drafted_gods", [(s_code, s_names), _codes(pd.Series(god_pair))], gv, block)
             t["draft"] = _card_table("draft", s_code, s_names, dict(vals, s=s_code), rows, age, c_code, c_names,
-                                     game_index, pick=pick)
+                                     block, pick=pick)
         if uses is not None and len(uses):
             found, rows = _row_index(clans, uses["game_id"].to_numpy(), uses["seat"].to_numpy())
             c_code, c_names = _codes(uses["card"])
@@ -388,9 +433,9 @@ class Stats:
             u_code = np.concatenate([remap[u0], np.full(int(pl.sum()), played_code, np.int64)])
             t["use"] = _card_table("use", s_code, s_names, dict(vals, s=s_code), np.concatenate([rows, rows[pl]]),
                                    np.concatenate([age, age[pl]]), np.concatenate([c_code, c_code[pl]]), c_names,
-                                   game_index, use=(u_code, u_names))
+                                   block, use=(u_code, u_names))
         if R:
-            t["cluster"] = _cluster_table(gid, s_code, s_names, w)
+            t["blocks"] = _blocks_table(npl, seat, s_code, s_names, block, w)
         if R and all(c in clans for c in E.SHAPE_NAMES):
             k = clans[list(E.SHAPE_NAMES)].to_numpy(np.int64)
             ok = (k >= 0).all(axis=1)  # -1: the engine does not count the game shape
@@ -399,15 +444,16 @@ class Stats:
                 for i, name in enumerate(E.SHAPE_NAMES):
                     sv[f"k_{name}"], sv[f"k2_{name}"] = k[ok, i], k[ok, i] ** 2
                 t["shape"] = _grouped("shape", [(s_code[ok], s_names)], sv)
-        t["h2h"] = cls._h2h(clans, st, w)
+        t["h2h"] = cls._h2h(clans, st, w, block)
         if points is not None:
-            t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64))
+            t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64), block)
         games = int(clans["game_id"].nunique()) if R else 0
         return cls(t, games)
 
     @staticmethod
-    def _h2h(clans, st, w):
-        """Per ordered pair of seats in each game: the row strategy's win share and places."""
+    def _h2h(clans, st, w, block):
+        """Per ordered pair of seats in each game: the row strategy's win share and places, summed
+        per (strategy, opponent) with the cluster sums over seed blocks (module doc)."""
         gid = clans["game_id"].to_numpy(np.int64)
         order = np.lexsort((clans["seat"].to_numpy(np.int64), gid))
         P = int(clans["n_players"].iloc[0]) if len(clans) else 0
@@ -416,29 +462,44 @@ class Stats:
         S = st[order].reshape(-1, P)
         W = w[order].reshape(-1, P)
         Rk = clans["rank"].to_numpy(np.int64)[order].reshape(-1, P)
+        G, B = gid[order].reshape(-1, P)[:, 0], block[order].reshape(-1, P)[:, 0]
         parts = []
         for i in range(P):
             for j in range(P):
                 if i != j:
                     parts.append(pd.DataFrame({
-                        "strategy": S[:, i], "opponent": S[:, j], "games": np.ones(len(S), np.int64),
-                        "w": W[:, i], "ahead2": 2 * (Rk[:, i] < Rk[:, j]) + (Rk[:, i] == Rk[:, j])}))
-        return _sum(pd.concat(parts, ignore_index=True), "h2h")
+                        "strategy": S[:, i], "opponent": S[:, j], "game": G, "block": B, "m": np.ones(len(S), np.int64),
+                        "w": W[:, i], "a": 2 * (Rk[:, i] < Rk[:, j]) + (Rk[:, i] == Rk[:, j])}))
+        x = pd.concat(parts, ignore_index=True)
+        keys = ["strategy", "opponent"]
+        games = x.groupby(keys, sort=True)["game"].nunique()
+        b = x.groupby([*keys, "block"], sort=True)[["m", "w", "a"]].sum()
+        m, wb, a = (b[c].to_numpy(np.int64) for c in ("m", "w", "a"))
+        b = pd.DataFrame({"pairs": m, "w": wb, "ahead2": a, "c_G": np.ones(len(b), np.int64), "c_mm": m * m,
+                          "c_aa": a * a, "c_am": a * m, "c_ww": wb * wb, "c_wm": wb * m}, index=b.index)
+        out = b.groupby(level=[0, 1], sort=True).sum()
+        out["games"] = games.reindex(out.index).to_numpy(np.int64)
+        return _sum(out.reset_index(), "h2h")
 
     @staticmethod
-    def _convergence(clans, st, w, points):
+    def _convergence(clans, st, w, points, block):
+        """Cumulative sums of each strategy's clans of games ``< point`` at each checkpoint (the
+        cluster sums count a block split by a checkpoint as the block so far)."""
         gid = clans["game_id"].to_numpy(np.int64)
         first = int(gid.min()) if len(gid) else 0
         pts = points[points > first]
         rows = []
         for s in np.unique(st):
             m = st == s
-            o = np.argsort(gid[m], kind="stable")
-            gs, ws = gid[m][o], np.cumsum(w[m][o])
-            k = np.searchsorted(gs, pts, side="left")  # rows with game_id < point
-            ok = k > 0
-            rows.append(pd.DataFrame({"strategy": s, "games": pts[ok], "n": k[ok], "w": ws[k[ok] - 1]}))
-        return _sum(pd.concat(rows, ignore_index=True), "convergence") if rows else _empty("convergence")
+            g, ws, bs = gid[m], w[m], block[m]
+            for pt in pts:
+                k = g < pt
+                if k.any():
+                    inv = np.zeros(int(k.sum()), np.int64)
+                    cs = _block_sums(inv, 1, bs[k], ws[k])
+                    rows.append({"strategy": s, "games": int(pt), "n": int(k.sum()), "w": int(ws[k].sum()),
+                                 **{c: int(v[0]) for c, v in cs.items()}})
+        return _sum(pd.DataFrame(rows), "convergence") if rows else _empty("convergence")
 
     # ------------------------------------------------------------------ files
 
@@ -456,7 +517,7 @@ class Stats:
         for k, df in self.tables.items():
             df.to_parquet(new / f"{k}.parquet", index=False)
             sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
-        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-3", "games": self.games,
+        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-4", "games": self.games,
                                                    "sha256": sha, "cards": self.cards,
                                                    "game": self.game}, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
@@ -475,9 +536,9 @@ class Stats:
             d = Path(run_dir) / f"{STATS_DIR}.new"  # stopped between the two renames of save()
         mp = d / "meta.json"
         meta = read_json_object(mp, StatsError)
-        if meta.get("format") != "volva-stats-3":
+        if meta.get("format") != "volva-stats-4":
             got = meta.get("format")
-            raise StatsError(f"{mp}: not a Volva stats file of this version (format {got!r}, expected volva-stats-3)"
+            raise StatsError(f"{mp}: not a Volva stats file of this version (format {got!r}, expected volva-stats-4)"
                              + ("; re-run the experiment with this version" if str(got).startswith("volva-stats")
                                 else ""))
         import hashlib
@@ -534,7 +595,9 @@ def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | N
             raise RunDataError(f"{path}: unreadable Parquet file ({' '.join(str(exc).split())})") from None
 
     have_shape = set(E.SHAPE_NAMES) <= set(pq.read_schema(cp).names)
-    clans_it = groups(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"] + (list(E.SHAPE_NAMES) if have_shape else []))
+    have_seed = "seed" in pq.read_schema(cp).names
+    clans_it = groups(cp, CLANS_NEEDED + ["rank", "figures_at_ragnarok"] + (list(E.SHAPE_NAMES) if have_shape else [])
+                      + (["seed"] if have_seed else []))
     picks_all = groups(pp, PICKS_NEEDED)
     uses_all = groups(up, USES_COLUMNS) if have_uses else None
     total = Stats()

@@ -12,9 +12,11 @@ The result is one clans table (the columns of :data:`analysis.records.CLANS_COLU
 is unique over the whole tournament (``match * games + g``).
 
 ``ranking`` gives each strategy's win rate over all games it played (sum of ``win_share``,
-so tied winners share the win) with the 95% Wilson interval, its mean Glory and games;
+so tied winners share the win) with its 95% interval, its mean Glory and games;
 ``pairs``/``head_to_head`` give the row strategy's win rate in the games where both the row
-and the column strategy played.
+and the column strategy played. The intervals are cluster-robust over the seed
+(:func:`analysis.aggregate.rate_from_rows`): the rotations of a deal, and the combinations that
+replay it, are not independent games.
 """
 from __future__ import annotations
 
@@ -24,12 +26,12 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .aggregate import wilson
+from .aggregate import rate_from_rows
 
 #: games per kernel call (a multiple of every player count 2..5)
 BATCH = 6_000
 
-RANKING_COLUMNS = ["strategy", "games", "wins", "win_rate", "ci_low", "ci_high", "mean_glory", "expected"]
+RANKING_COLUMNS = ["strategy", "games", "wins", "win_rate", "se", "ci_low", "ci_high", "mean_glory", "expected"]
 
 
 def round_games(games: int, players: int) -> int:
@@ -142,7 +144,8 @@ def ranking(clans: pd.DataFrame) -> pd.DataFrame:
     """One row per strategy, best win rate first: columns ``RANKING_COLUMNS``.
 
     ``games`` = games the strategy played, ``wins`` = sum of its ``win_share``, ``win_rate`` =
-    wins / games with its 95% Wilson interval (``ci_low``, ``ci_high``), ``mean_glory``, and
+    wins / games with its standard error ``se`` and 95% interval (``ci_low``, ``ci_high``),
+    cluster-robust over the seed (every combination replays the same deals), ``mean_glory``, and
     ``expected`` = the no-skill rate (mean of 1 / n_players).
     """
     df = clans.assign(strategy=clans["strategy"].astype(str),
@@ -150,8 +153,9 @@ def ranking(clans: pd.DataFrame) -> pd.DataFrame:
     g = df.groupby("strategy", sort=True)
     out = g.agg(games=("win_share", "size"), wins=("win_share", "sum"), mean_glory=("glory", "mean"),
                 expected=("inv_p", "mean")).reset_index()
+    r = rate_from_rows(df, ["strategy"])
     out["win_rate"] = out["wins"] / out["games"]
-    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy())
+    out["se"], out["ci_low"], out["ci_high"] = r["se"].to_numpy(), r["ci_low"].to_numpy(), r["ci_high"].to_numpy()
     out = out.sort_values(["win_rate", "strategy"], ascending=[False, True], kind="stable")
     return out[RANKING_COLUMNS].reset_index(drop=True)
 
@@ -160,9 +164,9 @@ def pairs(clans: pd.DataFrame) -> pd.DataFrame:
     """Long head-to-head table: one row per ordered pair (strategy, opponent) that met.
 
     Columns strategy, opponent, games (games where both played), wins (strategy's
-    win_share in them), win_rate, ci_low, ci_high (95% Wilson).
+    win_share in them), win_rate, se, ci_low, ci_high (95%, cluster-robust over the seed).
     """
-    left = clans[["game_id", "strategy", "win_share"]].assign(strategy=lambda d: d["strategy"].astype(str))
+    left = clans[["game_id", "seed", "strategy", "win_share"]].assign(strategy=lambda d: d["strategy"].astype(str))
     right = clans[["game_id", "strategy"]].assign(strategy=lambda d: d["strategy"].astype(str)) \
         .rename(columns={"strategy": "opponent"})
     m = left.merge(right, on="game_id")
@@ -170,8 +174,10 @@ def pairs(clans: pd.DataFrame) -> pd.DataFrame:
     # a strategy appears at most once per game in a tournament; count games, not rows
     g = m.groupby(["strategy", "opponent"], sort=True)
     out = g.agg(games=("game_id", "nunique"), wins=("win_share", "sum")).reset_index()
+    r = rate_from_rows(m, ["strategy", "opponent"])
     out["win_rate"] = out["wins"] / out["games"]
-    out["ci_low"], out["ci_high"] = wilson(out["wins"].to_numpy(), out["games"].to_numpy())
+    for c in ("se", "ci_low", "ci_high"):
+        out[c] = r[c].to_numpy()
     return out
 
 

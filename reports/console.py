@@ -3,8 +3,20 @@ the progress bar. Everything here prints what analysis computed; nothing compute
 from __future__ import annotations
 
 
+def ci_text(r, fmt: str = ".4f", sep: str = "–") -> str:
+    """'lo–hi' of a row with ci_low/ci_high; 'fixed' for a rate fixed by construction (a mirror
+    lineup's 1/P), '—' where there is no interval."""
+    if bool(getattr(r, "fixed", False)):
+        return "fixed"
+    lo, hi = getattr(r, "ci_low"), getattr(r, "ci_high")
+    if lo != lo or hi != hi:  # NaN
+        return "—"
+    return f"{lo:{fmt}}{sep}{hi:{fmt}}"
+
+
 def win_tables(st) -> list:
-    """Rich tables of win rate by strategy and by seat (95% Wilson intervals) from run stats."""
+    """Rich tables of win rate by strategy and by seat (95% intervals clustered by seed block;
+    'fixed' for a rate fixed by construction) from run stats."""
     from rich.table import Table
 
     from volva.analysis import aggregate as agg
@@ -17,7 +29,7 @@ def win_tables(st) -> list:
         for _, r in df.iterrows():
             label = str(r[key]) if key == "strategy" else str(int(r[key]) + 1)  # seats 1..N, as the report
             t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
-                      f"{r.ci_low:.4f}–{r.ci_high:.4f}", f"{exp:.4f}", f"{r.mean_glory:.2f}")
+                      ci_text(r), f"{exp:.4f}", f"{r.mean_glory:.2f}")
         tables.append(t)
     shape = shape_table(st)
     if shape is not None:
@@ -84,18 +96,18 @@ def delta_table(df, title, keys, n_col="n"):
         t.add_column(c, justify="right", no_wrap=True)
     for _, r in df.iterrows():
         t.add_row(*[str(r[k]) for k in keys], f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
-                  f"{r.ci_low:+.4f}…{r.ci_high:+.4f}", f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
+                  ci_text(r, "+.4f", "…"), f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
                   f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
     return t
 
 
 def rank_table(rank, players: int):
     from rich.table import Table
-    t = Table(title=f"Ranking ({players} players; win rate over all games played, 95% Wilson interval)")
+    t = Table(title=f"Ranking ({players} players; win rate over all games played, 95% interval clustered by seed)")
     for col in ("#", "strategy", "win rate", "95% CI", "expected", "mean Glory", "games"):
         t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
     for i, r in rank.iterrows():
-        t.add_row(str(i + 1), r.strategy, f"{r.win_rate:.4f}", f"{r.ci_low:.4f}–{r.ci_high:.4f}",
+        t.add_row(str(i + 1), r.strategy, f"{r.win_rate:.4f}", ci_text(r),
                   f"{r.expected:.4f}", f"{r.mean_glory:.2f}", f"{int(r.games):,}")
     return t
 

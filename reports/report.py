@@ -61,21 +61,23 @@ def _pct(ax, axis: str = "x"):
 # --------------------------------------------------------------------------- plots
 
 def plot_strategy(table: pd.DataFrame, n_players: list[int], path: Path | None = None):
-    """Win rate +- 95% Wilson CI per strategy, with the no-skill 1/N line(s)."""
+    """Win rate +- 95% CI (clustered by seed block) per strategy, with the no-skill 1/N line(s); a
+    rate fixed by construction (a mirror lineup) is drawn without a bar."""
     fig = _figure(7, 1.6 + 0.55 * len(table))
     ax = fig.add_subplot()
     y = np.arange(len(table))
     r = table["win_rate"].to_numpy()
     ax.errorbar(r, y, xerr=_err(r, table["ci_low"], table["ci_high"]), fmt="o", color="#2c7fb8",
-                capsize=4, label="win rate (95% Wilson CI)")
+                capsize=4, label="win rate (95% CI, clustered by seed block)")
     for n in n_players:
         ax.axvline(1 / n, color="k", ls="--", lw=1, label=f"no-skill rate 1/{n} = {1 / n:.1%}")
     for yi, (rate, lo, hi, n) in enumerate(zip(r, table["ci_low"], table["ci_high"], table["n"])):
-        ax.annotate(f"{rate:.2%} [{lo:.2%}, {hi:.2%}]\nn={n:,}", (hi, yi), xytext=(8, 0),
+        ci = "fixed by construction" if lo != lo else f"[{lo:.2%}, {hi:.2%}]"
+        ax.annotate(f"{rate:.2%} {ci}\nn={n:,}", (rate if lo != lo else hi, yi), xytext=(8, 0),
                     textcoords="offset points", ha="left", va="center", fontsize=8)
     ax.set_yticks(y, table["strategy"])
     ax.set_ylim(-0.7, len(table) - 0.3)
-    ax.set_xlim(-0.02, max(0.5, float(table["ci_high"].max()) + 0.2))
+    ax.set_xlim(-0.02, max(0.5, float(np.nanmax(np.r_[table["ci_high"].to_numpy(float), r])) + 0.2))
     _pct(ax)
     ax.set_xlabel("win rate (share of games won, ties split)")
     ax.set_ylabel("strategy")
@@ -91,8 +93,8 @@ def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = Non
     ax = fig.add_subplot()
     x = np.arange(len(table))
     r = table["win_rate"].to_numpy()
-    ax.errorbar(x, r, yerr=[r - table["ci_low"], table["ci_high"] - r], fmt="o", color="#2c7fb8",
-                capsize=5, label="win rate (95% Wilson CI)")
+    ax.errorbar(x, r, yerr=_err(r, table["ci_low"], table["ci_high"]), fmt="o", color="#2c7fb8",
+                capsize=5, label="win rate (95% CI, clustered by seed block)")
     multi = table["n_players"].nunique() > 1
     for n, grp in table.groupby("n_players"):
         idx = np.flatnonzero(table["n_players"].to_numpy() == n)
@@ -308,24 +310,43 @@ def plot_god_heatmap(win: pd.DataFrame, glory: pd.DataFrame, strategy: str, over
 
 
 def plot_convergence(table: pd.DataFrame, path: Path | None = None):
-    """95% CI half-width of the focal strategy's cumulative win rate vs number of games (log x)."""
-    fig = _figure(7, 4.5)
-    ax = fig.add_subplot()
+    """The focal strategy's running win rate after g games with its 95% band (cluster-robust over
+    seed blocks) against g (log x), so the estimate is seen to settle; below, the band's half-width.
+    A rate fixed by construction (a mirror lineup) is drawn as its constant, with no band."""
+    fig = _figure(7, 6)
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [2.2, 1]})
     strategy = table["strategy"].iloc[0] if len(table) else "?"
-    ax.plot(table["games"], table["half_width"] * 100, "o-", color="#2c7fb8", label="Wilson half-width")
+    g = table["games"].to_numpy(float)
+    r = table["win_rate"].to_numpy(float) * 100
+    fixed = bool(len(table)) and bool(np.asarray(table.get("fixed", False)).all())
+    top.plot(g, r, "o-", color="#2c7fb8", ms=3, label="running win rate")
+    if len(table) and not fixed:
+        top.fill_between(g, table["ci_low"] * 100, table["ci_high"] * 100, color="#2c7fb8", alpha=0.2,
+                         label="95% interval (clustered by seed block)")
     if len(table):
-        g0, h0 = table["games"].iloc[-1], table["half_width"].iloc[-1] * 100
-        g = table["games"].to_numpy(float)
-        ax.plot(g, h0 * np.sqrt(g0 / g), ":", color="k", label=r"$\propto 1/\sqrt{games}$")
-        ax.text(0.03, 0.05, f"final half-width: {h0:.2f} percentage points at {g0:,} games",
-                transform=ax.transAxes, fontsize=9, bbox=dict(boxstyle="round", fc="white", ec="#bbb"))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("games played (cumulative, log scale)")
-    ax.set_ylabel("95% CI half-width (percentage points, log scale)")
-    ax.set_title(f"Convergence of the {strategy} win rate")
-    ax.legend(fontsize=8)
-    ax.grid(which="both", alpha=0.3)
+        top.axhline(r[-1], ls=":", color="k", lw=1, label=f"final estimate {r[-1]:.2f}%")
+    top.set_ylabel("win rate (%)")
+    top.set_title(f"Convergence of the {strategy} win rate"
+                  + (" (fixed by construction: it holds every seat)" if fixed else ""))
+    top.legend(fontsize=8)
+    top.grid(alpha=0.3)
+    hw = table["half_width"].to_numpy(float) * 100 if len(table) else np.zeros(0)
+    ok = np.isfinite(hw) & (hw > 0)
+    if ok.any():
+        bottom.plot(g[ok], hw[ok], "o-", color="#e6550d", ms=3, label="95% half-width")
+        g0, h0 = g[ok][-1], hw[ok][-1]
+        bottom.plot(g[ok], h0 * np.sqrt(g0 / g[ok]), ":", color="k", label=r"$\propto 1/\sqrt{games}$")
+        bottom.set_yscale("log")
+        bottom.text(0.03, 0.08, f"final half-width: {h0:.2f} percentage points at {int(g0):,} games",
+                    transform=bottom.transAxes, fontsize=8, bbox=dict(boxstyle="round", fc="white", ec="#bbb"))
+        bottom.legend(fontsize=8)
+    else:
+        bottom.text(0.5, 0.5, "no interval (the rate is fixed)" if fixed else "no interval", ha="center",
+                    va="center", transform=bottom.transAxes)
+    bottom.set_ylabel("half-width (pp)")
+    bottom.set_xscale("log")
+    bottom.set_xlabel("games played (cumulative, log scale)")
+    bottom.grid(which="both", alpha=0.3)
     return _save(fig, path)
 
 
@@ -360,7 +381,7 @@ def _fmt_table(df: pd.DataFrame, pct: tuple = (), floats: dict | None = None) ->
 
 
 _RATE_PCT = ("win_rate", "ci_low", "ci_high", "expected")
-_RATE_FL = {"wins": ",.1f", "mean_glory": ".2f", "glory_ci_low": ".2f", "glory_ci_high": ".2f"}
+_RATE_FL = {"wins": ",.1f", "se": ".4f", "mean_glory": ".2f", "glory_ci_low": ".2f", "glory_ci_high": ".2f"}
 
 _CSS = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}
@@ -466,9 +487,10 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         fc = cards_tab[cards_tab["strategy"] == focal]
         add("card_forest.png", "Cards",
             plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png"),
-            f"Each row: {focal} clans that drafted the card in that age. Colour = two-proportion z-test of "
-            "drafted vs not drafted (same age, same strategy), Benjamini–Hochberg adjusted across all "
-            "card×age×strategy rows. Drafting is a choice, so this measures association, not causation: "
+            f"Each row: {focal} clans that drafted the card in that age (95% Wilson CI of their win rate). "
+            "Colour = z-test of drafted vs not drafted (same age, same strategy) with a standard error "
+            "clustered by seed block, Benjamini–Hochberg adjusted over the tested card×age×strategy rows of "
+            "cards.csv. Drafting is a choice, so this measures association, not causation: "
             "`volva ablate CARD` measures the card's effect.")
     gods_note = ""
     if res["gods"] is not None:
@@ -516,7 +538,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     if res.get("game_shape") is not None:
         res["shape_clan"], res["shape_game"] = res["game_shape"]
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
-                      ("seat.csv", "seat_strategy"), ("head_to_head.csv", "h2h_long"),
+                      ("seat.csv", "seat_strategy"), ("seat_pooled.csv", "seat"), ("head_to_head.csv", "h2h_long"),
                       ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources"),
                       ("god_combos.csv", "vg_combo_strategy"), ("god_sets.csv", "vg_set_strategy"),
                       ("god_by_age.csv", "vg_god_age_strategy"), ("god_set_sources.csv", "vg_set_sources"),
@@ -578,8 +600,14 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
              f"<style>{_CSS}</style></head><body>",
              f"<h1>Volva balance report: {e(run_dir.name)}</h1>",
              "<p class='note'>All rates are win rates (sum of win_share / clans; a k-way tie for first counts "
-             "1/k) with 95% Wilson intervals; Glory means have 95% t intervals. Groups with fewer than "
-             f"{agg.SMALL_N} clans are flagged <i>small</i>.</p>",
+             "1/k). Their 95% intervals treat the <b>seed block</b> as the unit (the games that share a deal: "
+             "clans of one game and rotations of one deal are dependent): cluster-robust standard errors "
+             "(<i>clustered</i> = True); a rate that cannot vary, such as a strategy holding every seat, is "
+             "<i>fixed</i> with no interval. Over all strategies the win rates weighted by clans per game "
+             "(rate × seats held) sum to 1. Glory means have 95% t intervals. Rows with fewer than "
+             f"{agg.SMALL_N} clans or fewer than 5 wins or losses are flagged <i>small</i> (Wilson interval "
+             "at the effective sample size; not tested). Each multiple-testing correction runs over the "
+             "tested rows of its own table (cards.csv, card_uses.csv).</p>",
              "<h2>Run</h2><dl>"]
     for k, v in facts:
         parts.append(f"<dt>{e(str(k))}</dt><dd>{e(str(v))}</dd>")
@@ -623,10 +651,12 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
         parts.append(f"<h3>{e(focal)}: drafted, played and kept</h3><p class='note'>ata = average pick "
                      "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
                      "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
-                     "two-proportion z-test; played = used in a battle, as an upgrade or as a quest; kept = "
+                     "z-test of iwd with a standard error clustered by seed block, over the tested rows of "
+                     "cards.csv; played = used in a battle, as an upgrade or as a quest; kept = "
                      + _term(st, "kept")
                      + "; glory_* = mean final Glory of those clans.</p>")
-        cs = cs.sort_values("iwd", ascending=False)
+        cs = cs.sort_values("iwd", ascending=False).drop(
+            columns=["se", "p_value", "tested", "p_holm", "n_not", "win_rate_not"], errors="ignore")  # in cards.csv
         parts.append(_fmt_table(cs, ("win_rate_drafted", "ci_low", "ci_high", "iwd", "win_rate_played",
                                      "win_rate_kept"),
                                 {"ata": ".2f", "p_adj": ".2g", "mean_glory": ".1f", "glory_played": ".1f",

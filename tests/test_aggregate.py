@@ -201,8 +201,11 @@ def test_convergence_last_point_is_full_data():
     t = A.convergence(_st(_clans(rows), points=checkpoints(G)), "x")
     assert list(t["games"]) == [10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
     assert t["games"].iloc[-1] == G and t["n"].iloc[-1] == G
-    lo, hi = proportion_confint(w.sum(), G, method="wilson")
-    assert t["half_width"].iloc[-1] == pytest.approx((hi - lo) / 2)
+    # the band is the cluster-robust interval (one clan of x per game: statsmodels' cluster OLS)
+    import statsmodels.api as sm
+    fit = sm.OLS(w.astype(float), np.ones(G)).fit(cov_type="cluster", cov_kwds={"groups": np.arange(G)})
+    assert t["win_rate"].iloc[-1] == pytest.approx(w.mean())
+    assert t["half_width"].iloc[-1] == pytest.approx(stats.t.ppf(0.975, G - 1) * fit.bse[0], rel=1e-9)
     assert (np.diff(t["games"]) > 0).all() and t["half_width"].iloc[0] > t["half_width"].iloc[-1]
 
 

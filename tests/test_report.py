@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import shutil
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -62,12 +63,21 @@ def test_report_on_real_run(real_run, tmp_path):
                  "<dt>seed</dt><dd>7</dd>", "How the bots played"):
         assert fact in html, fact
     listed = [line for line in res.stdout.splitlines() if line.strip()]
-    csvs = ["cards.csv", "card_uses.csv", "strategy.csv", "seat.csv", "head_to_head.csv", "drafted_gods.csv",
+    csvs = ["cards.csv", "card_uses.csv", "strategy.csv", "seat.csv", "seat_pooled.csv", "head_to_head.csv",
+            "drafted_gods.csv",
             "glory_sources.csv", "game_shape.csv", "game_shape_per_game.csv"]
     assert sorted(p.rsplit("/", 1)[-1] for p in listed) == sorted(PNGS + csvs + ["report.html", "report.pdf"])
     cards = pd.read_csv(rep / "cards.csv")
     assert {"ata", "win_rate_drafted", "win_rate_played", "win_rate_kept", "glory_played", "iwd"} <= set(cards)
     assert (cards["n_kept"].fillna(0) <= cards["n_drafted"]).all()  # only drafted cards are kept
+    # issue 16: the CSV carries the test, and BH/Holm run over the tested rows only (one family per
+    # table): statsmodels on the CSV's own p-values gives its p_adj and p_holm
+    from statsmodels.stats.multitest import multipletests
+    t = cards[cards["tested"]]
+    assert 0 < len(t) < len(cards) and cards.loc[~cards["tested"], "p_adj"].isna().all()
+    assert np.allclose(t["p_adj"], multipletests(t["p_value"], method="fdr_bh")[1], rtol=0, atol=1e-12)
+    assert np.allclose(t["p_holm"], multipletests(t["p_value"], method="holm")[1], rtol=0, atol=1e-12)
+    assert np.allclose(t["z"], t["iwd"] / t["se"]) and not cards.loc[cards["small"], "tested"].any()
 
 
 @pytest.mark.slow
