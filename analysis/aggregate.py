@@ -101,6 +101,29 @@ def _str_col(s: pd.Series) -> pd.Series:
     return s.astype(str) if isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == object else s
 
 
+def cluster_mean(total, n, c_vv, c_vn, c_nn, groups, alpha: float = ALPHA):
+    """Cluster-robust mean ``total / n`` of a per-row value (a ratio of per-block sums), e.g. a paired
+    difference of win share: sums over blocks b of V_b² (c_vv), V_b n_b (c_vn) and n_b² (c_nn),
+    ``groups`` blocks. Variance ``G/(G-1) Σ_b (V_b − m n_b)² / n²`` (statsmodels' cluster OLS on a
+    constant); interval and two-sided p-value (mean = 0) from Student's t with G − 1 df. Returns
+    float arrays (mean, se, ci_low, ci_high, p_value, fixed): ``fixed`` where V_b = m n_b in every
+    block (a difference 0 by construction), with se 0, no interval and p NaN."""
+    total, n, c_vv, c_vn, c_nn, groups = (np.atleast_1d(np.asarray(x, float)) for x in
+                                          (total, n, c_vv, c_vn, c_nn, groups))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
+        num = c_vv - 2 * m * c_vn + m * m * c_nn
+        fixed = (n > 0) & (np.abs(num) <= 1e-9 * (c_vv + m * m * c_nn) + 1e-300)
+        var = np.where(groups > 1, groups / np.maximum(groups - 1, 1) * np.clip(num, 0, None) / (n * n), np.nan)
+        var = np.where(fixed, 0.0, var)
+        se = np.sqrt(var)
+        df = np.maximum(groups - 1, 1)
+        half = _st.t.ppf(1 - alpha / 2, df) * se
+        p = np.where(se > 0, 2 * _st.t.sf(np.abs(m / np.where(se > 0, se, 1)), df), np.nan)
+    lo, hi = np.where(fixed, np.nan, m - half), np.where(fixed, np.nan, m + half)
+    return m, se, lo, hi, p, fixed
+
+
 def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
     """Cluster-robust rate ``wins / n`` (a ratio of per-block sums) and its 95% interval.
 
@@ -118,20 +141,13 @@ def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
     - otherwise the Wald interval rate ± t·se, t the quantile of Student's t with G − 1 degrees of
       freedom (statsmodels' normal interval once G is in the thousands; better coverage with few blocks).
     """
-    wins, n, c_ww, c_wt, c_tt, groups = (np.atleast_1d(np.asarray(x, float)) for x in
-                                         (wins, n, c_ww, c_wt, c_tt, groups))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(n > 0, wins / np.where(n > 0, n, 1), np.nan)
-        num = c_ww - 2 * p * c_wt + p * p * c_tt
-        fixed = (n > 0) & (np.abs(num) <= 1e-9 * (c_ww + p * p * c_tt + 1e-300))
-        var = np.where(groups > 1, groups / np.maximum(groups - 1, 1) * np.clip(num, 0, None) / (n * n), np.nan)
-    var = np.where(fixed, 0.0, var)
-    se = np.sqrt(var)
-    small = ~fixed & ((n < SMALL_N) | (wins < 5) | (n - wins < 5))
+    wins, n, groups = (np.atleast_1d(np.asarray(x, float)) for x in (wins, n, groups))
     # Student t with G−1 degrees of freedom (as Stata's clustered intervals): the sandwich is biased
     # low with few blocks; with the thousands of a real run it is the normal interval statsmodels gives
-    z = _st.t.ppf(1 - alpha / 2, np.maximum(groups - 1, 1))
-    lo, hi = np.clip(p - z * se, 0, 1), np.clip(p + z * se, 0, 1)
+    p, se, lo, hi, _, fixed = cluster_mean(wins, n, c_ww, c_wt, c_tt, groups, alpha)
+    var = se * se
+    small = ~fixed & ((n < SMALL_N) | (wins < 5) | (n - wins < 5))
+    lo, hi = np.clip(lo, 0, 1), np.clip(hi, 0, 1)
     if small.any():
         with np.errstate(divide="ignore", invalid="ignore"):
             binom = p * (1 - p) / n

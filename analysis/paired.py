@@ -1,15 +1,32 @@
 """Paired experiments: two arms on the same seeds and lineup, played batch by batch.
 
 ``volva compare --patch`` plays a baseline and a variant card set; ``volva ablate CARD`` a
-forced and a banned arm.  Each clan-row of arm B is paired with the row of the same game and
+forced and a banned arm. Each clan-row of arm B is paired with the row of the same game and
 seat in arm A (same seed, same strategy there), so the difference of win shares
-``d = w_B - w_A`` has a paired 95% t interval, far tighter than two independent samples
-when the games stay alike.  Groups that are outcomes of play (the cards drafted, the god
-pair drafted, the stat path) are not paired; their differences get a two-proportion z-test
-with Benjamini–Hochberg correction across rows.
+``d = w_B - w_A`` is a paired difference. **Unit**: the clans of one game, and the games of one
+deal (seat rotation), are dependent, so every paired mean is a ratio of per-seed-block sums with a
+cluster-robust standard error and a t interval with G − 1 degrees of freedom
+(:func:`analysis.aggregate.cluster_mean`); a difference that is 0 in every block (a mirror
+lineup's strategy row) is ``fixed``. Groups that are outcomes of play (the god pair drafted, the
+stat path) are not paired; their differences get an unpooled two-proportion z-test, a Newcombe
+interval and Benjamini–Hochberg correction over the tested rows.
 
-Paired sums per (strategy, holder): n, d, d2 (d in units of 1/60 win), gd, gd2 (Glory);
-``holder`` is 1 for clans that drafted the ablated card in arm A (always 0 for compare).
+Paired sums per (strategy, holder): n, d, d2 (d in units of 1/60 win), gd, gd2 (Glory) and the
+block sums c_G (blocks), c_nn, c_dd, c_dn, c_gg, c_gn (per block b: n_b clans, D_b and Gd_b their
+summed differences; sums of n_b², D_b², D_b n_b, Gd_b², Gd_b n_b). ``holder`` is 1 for clans that
+drafted the ablated card in arm A, 0 for the others (always 0 for compare) and -1 for all clans;
+strategy '*' is every strategy. Block sums do not add across groups, so each grouping a table
+shows has its own rows.
+
+Card sums of ``compare`` (:func:`card_sums`, OUT/paired_cards.parquet), per (strategy, age, card):
+the paired change of win rate of the clans that drafted the card in the variant (h_n, h_d, h_c_*:
+what the patch did to the clans that hold the card) and of the clans that drafted it in both arms
+(k_*: who drafts it held fixed), the cross moments x_* of the variant's holders with their
+strategy's totals and s_D, s_T (the **change of what the card is worth to a holder** relative to
+the strategy's other clans, :func:`card_value`), and the second
+moments q_<x>_<y> over seed blocks of x, y in (wdA, ndA, wdB, ndB: the card's drafters and their
+wins in each arm; WA, WB, T: all clans of the strategy and their wins, on the row age 0, card '*')
+that give the **paired** variance of the change of IWD.
 """
 from __future__ import annotations
 
@@ -20,14 +37,51 @@ import pandas as pd
 from scipy import stats as _st
 
 from volva.analysis import aggregate as agg
-from volva.analysis.suffstats import WIN_UNIT, Stats
+from volva.analysis.suffstats import ALL, WIN_UNIT, Stats
 
 PAIR_KEYS = ["strategy", "holder"]
-PAIR_SUMS = ["n", "d", "d2", "gd", "gd2"]
+PAIR_SUMS = ["n", "d", "d2", "gd", "gd2", "c_G", "c_nn", "c_dd", "c_dn", "c_gg", "c_gn"]
+ALL_CLANS = -1  #: the holder value of the rows over every clan
+CARD_KEYS = ["strategy", "age", "card"]
+VARS = ["wdA", "ndA", "wdB", "ndB", "WA", "WB", "T"]  #: per-block variables of the paired IWD variance
+UNITS = np.array([WIN_UNIT, 1, WIN_UNIT, 1, WIN_UNIT, WIN_UNIT, 1], float)
+CELL_Q = [f"q_{VARS[i]}_{VARS[j]}" for i in range(7) for j in range(i, 7) if i < 4]
+STRATEGY_Q = [f"q_{VARS[i]}_{VARS[j]}" for i in range(4, 7) for j in range(i, 7)]
+HOLDER_SUMS = ["n", "d", "d2", "c_G", "c_nn", "c_dd", "c_dn"]
+VALUE_CROSS = ["x_dD", "x_dT", "x_nD", "x_nT"]  #: variant holders' (D_h, n_h) x the strategy's (D_T, T) per block
+STRATEGY_TOTALS = ["s_D", "s_T"]  #: the strategy's summed difference (x60) and clans, on the '*' rows
+CARD_SUMS = [*[f"h_{c}" for c in HOLDER_SUMS], *[f"k_{c}" for c in HOLDER_SUMS], *VALUE_CROSS, "c_G", *CELL_Q,
+             *STRATEGY_Q, *STRATEGY_TOTALS]
+
+
+def blocks(clans: pd.DataFrame) -> np.ndarray:
+    """Dense seed-block index per clan row (games sharing a seed; game_id without a seed column)."""
+    key = clans["seed"].to_numpy(np.uint64) if "seed" in clans else clans["game_id"].to_numpy(np.int64)
+    return np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def _block_moments(df: pd.DataFrame, keys: list[str], value_cols: dict[str, str]) -> pd.DataFrame:
+    """Per group of ``keys``: n, and for each value column v (name -> prefix p): the row sums p, p2
+    and, over the rows' blocks ('block'), c_G, c_nn, c_<p><p>, c_<p>n."""
+    cols = list(value_cols)
+    x = df[[*keys, "block", *cols]].copy()
+    x["n"] = 1
+    for c in cols:
+        x[f"{c}2"] = x[c] * x[c]
+    per_block = x.groupby([*keys, "block"], sort=True)[["n", *cols, *[f"{c}2" for c in cols]]].sum()
+    nb = per_block["n"].to_numpy(np.int64)
+    out = pd.DataFrame(index=per_block.index)
+    out["n"], out["c_G"], out["c_nn"] = nb, 1, nb * nb
+    for c, p in value_cols.items():
+        v = per_block[c].to_numpy(np.int64)
+        out[p], out[f"{p}2"] = v, per_block[f"{c}2"].to_numpy(np.int64)
+        out[f"c_{p}{p}"], out[f"c_{p}n"] = v * v, v * nb
+    return out.groupby(level=list(range(len(keys))), sort=True).sum().reset_index()
 
 
 def paired_sums(a: pd.DataFrame, b: pd.DataFrame, holder: np.ndarray | None = None) -> pd.DataFrame:
-    """Sums of the paired differences B - A per (strategy, holder).
+    """Sums of the paired differences B - A per (strategy, holder), with the rows of every strategy
+    ('*') and of every clan (holder -1); see the module doc.
 
     a, b: clan rows of the two arms for the same games, both sorted by (game_id, seat);
     holder: bool per row (None: all 0). Raises ValueError if the rows do not pair up."""
@@ -37,20 +91,30 @@ def paired_sums(a: pd.DataFrame, b: pd.DataFrame, holder: np.ndarray | None = No
     wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
     wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
     ga, gb = a["glory"].to_numpy(np.int64), b["glory"].to_numpy(np.int64)
-    d, gd = wb - wa, gb - ga
     h = np.zeros(len(a), np.int64) if holder is None else np.asarray(holder, np.int64)
-    df = pd.DataFrame({"strategy": a["strategy"].astype(str).to_numpy(object), "holder": h,
-                       "n": np.ones(len(a), np.int64), "d": d, "d2": d * d, "gd": gd, "gd2": gd * gd})
-    return df.groupby(PAIR_KEYS, sort=True)[PAIR_SUMS].sum().reset_index()
+    x = pd.DataFrame({"strategy": a["strategy"].astype(str).to_numpy(object), "holder": h, "block": blocks(a),
+                      "dv": wb - wa, "gv": gb - ga})
+    parts = []
+    for s_all in (False, True):
+        for h_all in (False, True):
+            y = x.assign(**({"strategy": ALL} if s_all else {}), **({"holder": ALL_CLANS} if h_all else {}))
+            parts.append(_block_moments(y, PAIR_KEYS, {"dv": "d", "gv": "gd"}))
+    out = pd.concat(parts, ignore_index=True).rename(columns={"c_dd": "c_dd", "c_gdgd": "c_gg", "c_gdn": "c_gn"})
+    return out[PAIR_KEYS + PAIR_SUMS].sort_values(PAIR_KEYS).reset_index(drop=True)
 
 
-def add_sums(x: pd.DataFrame | None, y: pd.DataFrame) -> pd.DataFrame:
+def add_sums(x: pd.DataFrame | None, y: pd.DataFrame, keys: list[str] = PAIR_KEYS) -> pd.DataFrame:
+    """Running sums: ``x`` + ``y`` per group of ``keys`` (batches never split a block, so the block
+    sums add)."""
     if x is None or not len(x):
         return y.copy()
-    return pd.concat([x, y], ignore_index=True).groupby(PAIR_KEYS, sort=True)[PAIR_SUMS].sum().reset_index()
+    cols = [c for c in y.columns if c not in keys]
+    return pd.concat([x, y], ignore_index=True).groupby(keys, sort=True)[cols].sum().reset_index()
 
 
 def _paired_interval(s, s2, n, alpha=0.05):
+    """Paired t interval of a mean from (sum, sum of squares, n) treating rows as independent (the
+    sequential streams' unit); the tables use :func:`agg.cluster_mean`."""
     s, s2, n = (np.asarray(x, float) for x in (s, s2, n))
     mean = s / np.maximum(n, 1)
     sd = agg._sd(s, s2, n)
@@ -62,99 +126,303 @@ def _paired_interval(s, s2, n, alpha=0.05):
     return mean, mean - half, mean + half, p
 
 
-def paired_table(sums: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Mean paired difference of win rate (d_win) and Glory (d_glory) per group of ``keys``
-    with 95% paired t intervals and p-values. Columns keys, n, d_win, ci_low, ci_high, p_value,
-    d_glory, glory_ci_low, glory_ci_high."""
-    t = sums.groupby(keys, sort=True)[PAIR_SUMS].sum().reset_index()
-    m, lo, hi, p = _paired_interval(t["d"] / WIN_UNIT, t["d2"] / WIN_UNIT ** 2, t["n"])
-    gm, glo, ghi, _ = _paired_interval(t["gd"], t["gd2"], t["n"])
+def paired_table(sums: pd.DataFrame, keys: list[str], alpha: float = 0.05) -> pd.DataFrame:
+    """Mean paired difference of win rate (d_win) and Glory (d_glory) per row of ``sums`` (each row
+    one group with its own block sums; rows with the same ``keys`` must not repeat), with
+    cluster-robust 95% intervals over seed blocks and p-values (t, G − 1 df). Columns keys, n,
+    d_win, se, ci_low, ci_high, p_value, fixed, d_glory, glory_ci_low, glory_ci_high."""
+    t = sums.reset_index(drop=True)
+    U = WIN_UNIT
+    n = t["n"].to_numpy(float)
+    m, se, lo, hi, p, fixed = agg.cluster_mean(t["d"] / U, n, t["c_dd"] / U ** 2, t["c_dn"] / U, t["c_nn"],
+                                               t["c_G"], alpha)
+    gm, _, glo, ghi, _, _ = agg.cluster_mean(t["gd"], n, t["c_gg"], t["c_gn"], t["c_nn"], t["c_G"], alpha)
     out = t[keys].copy()
-    out["n"] = t["n"]
-    out["d_win"], out["ci_low"], out["ci_high"], out["p_value"] = m, lo, hi, p
+    out["n"] = t["n"].astype(np.int64)
+    out["d_win"], out["se"], out["ci_low"], out["ci_high"], out["p_value"], out["fixed"] = m, se, lo, hi, p, fixed
     out["d_glory"], out["glory_ci_low"], out["glory_ci_high"] = gm, glo, ghi
     return out
 
 
+def strategy_rows(sums: pd.DataFrame) -> pd.DataFrame:
+    """The rows of every clan of each strategy (holder -1, not '*')."""
+    return sums[(sums["holder"] == ALL_CLANS) & (sums["strategy"] != ALL)]
+
+
 def unpaired_diff(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], alpha: float = 0.05) -> pd.DataFrame:
     """B - A difference of win rate per group of ``keys`` from two rate tables (columns keys, n,
-    wins, win_rate, mean_glory): two-proportion z-test, Benjamini–Hochberg p_adj and Holm
-    p_holm over the rows, 95% Newcombe-style Wald interval of the difference. Rows with fewer
-    than SMALL_N clans in either arm are kept, flagged ``small`` and not tested (p = 1; R42)."""
-    from statsmodels.stats.multitest import multipletests
+    wins, win_rate, mean_glory): two-proportion z-test, 95% Newcombe hybrid-score interval of the
+    difference (statsmodels ``confint_proportions_2indep(method='newcomb')``: good coverage at
+    small counts), Benjamini–Hochberg p_adj and Holm p_holm over the tested rows. Rows that are
+    :func:`agg.too_small` (under SMALL_N clans or 5 expected wins or losses in an arm) are kept,
+    flagged ``small`` and not tested (p NaN). Clans are treated as independent here: these groups
+    (god pair drafted, stat levels) are outcomes of play."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
     m = ta[keys + ["n", "wins", "win_rate", "mean_glory"]].merge(
         tb[keys + ["n", "wins", "win_rate", "mean_glory"]], on=keys, how="outer", suffixes=("_a", "_b"))
     for c in ("n_a", "n_b", "wins_a", "wins_b"):
         m[c] = m[c].fillna(0)
     na, nb = m["n_a"].to_numpy(float), m["n_b"].to_numpy(float)
-    ra = np.where(na > 0, m["wins_a"] / np.maximum(na, 1), np.nan)
-    rb = np.where(nb > 0, m["wins_b"] / np.maximum(nb, 1), np.nan)
-    diff = rb - ra
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = np.sqrt(ra * (1 - ra) / na + rb * (1 - rb) / nb)
-    z95 = _st.norm.ppf(1 - alpha / 2)
-    m["win_rate_a"], m["win_rate_b"], m["d_win"] = ra, rb, diff
-    m["ci_low"], m["ci_high"] = diff - z95 * se, diff + z95 * se
+    wa, wb = m["wins_a"].to_numpy(float), m["wins_b"].to_numpy(float)
+    ra = np.where(na > 0, wa / np.maximum(na, 1), np.nan)
+    rb = np.where(nb > 0, wb / np.maximum(nb, 1), np.nan)
+    m["win_rate_a"], m["win_rate_b"], m["d_win"] = ra, rb, rb - ra
+    lo, hi = np.full(len(m), np.nan), np.full(len(m), np.nan)
+    ok = (na > 0) & (nb > 0)
+    if ok.any():
+        lo[ok], hi[ok] = confint_proportions_2indep(np.minimum(wb[ok], nb[ok]), nb[ok], np.minimum(wa[ok], na[ok]),
+                                                    na[ok], method="newcomb", compare="diff", alpha=alpha)
+    m["ci_low"], m["ci_high"] = lo, hi
     z, p = agg.two_proportion_z(m["wins_b"], nb, m["wins_a"], na)
-    small = (na < agg.SMALL_N) | (nb < agg.SMALL_N)
-    p = np.where(small, 1.0, p)
-    m["z"], m["p_value"], m["small"] = z, p, small
-    m["p_adj"] = multipletests(p, method="fdr_bh")[1] if len(m) else []
-    m["p_holm"] = multipletests(p, method="holm")[1] if len(m) else []
+    small = agg.too_small(na, wa, nb, wb)
+    tested = ~small
+    m["z"], m["p_value"], m["tested"], m["small"] = np.where(tested, z, np.nan), np.where(tested, p, np.nan), tested, \
+        small
+    m["p_adj"], m["p_holm"] = agg.correct(m["p_value"], tested, alpha)
     m["significant"] = m["p_adj"] < alpha
     m["d_glory"] = m["mean_glory_b"] - m["mean_glory_a"]
     m["n_a"], m["n_b"] = m["n_a"].astype(np.int64), m["n_b"].astype(np.int64)
     return m[keys + ["n_a", "n_b", "win_rate_a", "win_rate_b", "d_win", "ci_low", "ci_high", "z", "p_value",
-                     "p_adj", "p_holm", "significant", "d_glory", "small"]]
+                     "tested", "p_adj", "p_holm", "significant", "d_glory", "small"]]
 
 
-def _iwd_var(t: pd.DataFrame) -> np.ndarray:
-    """Variance of a card's IWD: its game-clustered standard error squared (aggregate.cards)."""
-    return t["se"].to_numpy(float) ** 2
+def _drafters(frame, block: np.ndarray) -> pd.DataFrame:
+    """One row per clan and (age, card) it drafted: row index into the clans, age, card."""
+    from volva.analysis.suffstats import _row_index
+    pk = frame.picks
+    found, rows = _row_index(frame.clans, pk["game_id"].to_numpy(), pk["seat"].to_numpy())
+    d = pd.DataFrame({"row": rows, "age": pk["age"].to_numpy(np.int64)[found],
+                      "card": pk["card"].astype(str).to_numpy(object)[found]})
+    return d.drop_duplicates().reset_index(drop=True)
 
 
-def iwd_diff(ca: pd.DataFrame, cb: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+def card_sums(fa, fb) -> pd.DataFrame:
+    """Per (strategy, age, card) of one batch of both arms (frames with ``clans`` and ``picks``,
+    rows paired as in :func:`paired_sums`): CARD_SUMS (module doc). Integer sums (wins x60), so
+    they add exactly over batches."""
+    a, b = fa.clans, fb.clans
+    blk = blocks(a)
+    strat = a["strategy"].astype(str).to_numpy(object)
+    wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
+    wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
+    da, db = _drafters(fa, blk), _drafters(fb, blk)
+    # holder effect: the variant's drafters, paired with themselves in the baseline
+    # and the clans that drafted it in both arms (the same holder, the card's value changed)
+    both = db.merge(da, on=["row", "age", "card"])
+    hs = None
+    for pre, d in (("h_", db), ("k_", both)):
+        x = d.assign(strategy=strat[d["row"]], block=blk[d["row"]], dv=(wb - wa)[d["row"]])
+        x = _block_moments(x, CARD_KEYS, {"dv": "d"}).rename(columns={c: pre + c for c in HOLDER_SUMS})
+        hs = x if hs is None else hs.merge(x, on=CARD_KEYS, how="outer")
+    # cross moments of the variant holders with their strategy's totals per block (value change
+    # relative to the strategy's non-holders: card_value)
+    dT = pd.DataFrame({"strategy": strat, "block": blk, "D": wb - wa, "T": 1}).groupby(["strategy", "block"]).sum()
+    hb = db.assign(strategy=strat[db["row"]], block=blk[db["row"]], dv=(wb - wa)[db["row"]], nv=1) \
+        .groupby([*CARD_KEYS, "block"], sort=True)[["dv", "nv"]].sum().reset_index() \
+        .merge(dT.reset_index(), on=["strategy", "block"], how="left")
+    hb["x_dD"], hb["x_dT"] = hb["dv"] * hb["D"], hb["dv"] * hb["T"]
+    hb["x_nD"], hb["x_nT"] = hb["nv"] * hb["D"], hb["nv"] * hb["T"]
+    hs = hs.merge(hb.groupby(CARD_KEYS, sort=True)[VALUE_CROSS].sum().reset_index(), on=CARD_KEYS, how="outer")
+    # per (cell, block): drafters and their wins in each arm
+    cells = []
+    for arm, d, w in (("A", da, wa), ("B", db, wb)):
+        x = d.assign(strategy=strat[d["row"]], block=blk[d["row"]], wd=w[d["row"]], nd=1)
+        cells.append(x.groupby([*CARD_KEYS, "block"], sort=True)[["wd", "nd"]].sum()
+                     .rename(columns={"wd": f"wd{arm}", "nd": f"nd{arm}"}))
+    c = cells[0].join(cells[1], how="outer").fillna(0).astype(np.int64).reset_index()
+    tot = pd.DataFrame({"strategy": strat, "block": blk, "WA": wa, "WB": wb, "T": 1}) \
+        .groupby(["strategy", "block"], sort=True).sum()
+    c = c.merge(tot.reset_index(), on=["strategy", "block"], how="left")
+    v = {k: c[k].to_numpy(np.int64) for k in VARS}
+    for q in CELL_Q:
+        x, y = q[2:].split("_")
+        c[q] = v[x] * v[y]
+    cs = c.groupby(CARD_KEYS, sort=True)[CELL_Q].sum().reset_index()
+    t = tot.reset_index()
+    for q in STRATEGY_Q:
+        x, y = q[2:].split("_")
+        t[q] = t[x] * t[y]
+    t["c_G"], t["s_D"], t["s_T"] = 1, t["WB"] - t["WA"], t["T"]
+    ss = t.groupby("strategy", sort=True)[["c_G", *STRATEGY_Q, *STRATEGY_TOTALS]].sum().reset_index() \
+        .assign(age=0, card=ALL)
+    out = pd.concat([cs.merge(hs, on=CARD_KEYS, how="outer"), ss], ignore_index=True)
+    for k in CARD_SUMS:
+        out[k] = out[k].fillna(0).astype(np.int64) if k in out else np.zeros(len(out), np.int64)
+    return out[CARD_KEYS + CARD_SUMS].sort_values(CARD_KEYS).reset_index(drop=True)
+
+
+def paired_iwd_var(cs: pd.DataFrame, ca: pd.DataFrame, cb: pd.DataFrame) -> pd.DataFrame:
+    """Per (strategy, age, card): the cluster-robust variance of IWD_B − IWD_A using the pairing
+    (``var``), and of each arm alone (``var_a``, ``var_b``: :func:`agg.cluster_var`'s), from the card
+    sums ``cs`` and the arms' card tables ``ca``/``cb`` (aggregate.cards). The IWD of an arm is
+    linear to first order in the per-block sums (wd, nd, W, T) with coefficients (a, −β, −γ, δ),
+    a = 1/Nd + 1/Nn, β = pd/Nd + pn/Nn, γ = 1/Nn, δ = pn/Nn; the variance of the difference is the
+    quadratic form of the coefficient vector in the second moments q_*, times G/(G − 1)."""
+    cell = cs[cs["card"] != ALL].set_index(CARD_KEYS)
+    strat = cs[cs["card"] == ALL].set_index("strategy")
+    m = ca[CARD_KEYS + ["n_drafted", "n_not", "win_rate_drafted", "win_rate_not"]].merge(
+        cb[CARD_KEYS + ["n_drafted", "n_not", "win_rate_drafted", "win_rate_not"]], on=CARD_KEYS,
+        suffixes=("_a", "_b"))
+    m = m[m.set_index(CARD_KEYS).index.isin(cell.index)].reset_index(drop=True)
+    coef = np.zeros((len(m), 7))
+    for arm, sign, (iw, inn) in (("a", -1.0, (0, 1)), ("b", 1.0, (2, 3))):
+        Nd, Nn = m[f"n_drafted_{arm}"].to_numpy(float), m[f"n_not_{arm}"].to_numpy(float)
+        pd_, pn = m[f"win_rate_drafted_{arm}"].to_numpy(float), np.nan_to_num(m[f"win_rate_not_{arm}"].to_numpy(float))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv_n = np.where(Nn > 0, 1 / np.where(Nn > 0, Nn, 1), 0.0)
+            coef[:, iw] = sign * (1 / Nd + inv_n)
+            coef[:, inn] = sign * -(pd_ / Nd + pn * inv_n)
+            coef[:, 4 if arm == "a" else 5] = sign * -inv_n
+            coef[:, 6] += sign * pn * inv_n
+    idx = pd.MultiIndex.from_frame(m[CARD_KEYS])
+    M = np.zeros((len(m), 7, 7))
+    for i in range(7):
+        for j in range(i, 7):
+            q = f"q_{VARS[i]}_{VARS[j]}"
+            src = cell.reindex(idx)[q].to_numpy(float) if q in CELL_Q else \
+                strat.reindex(m["strategy"])[q].to_numpy(float)
+            M[:, i, j] = M[:, j, i] = src / (UNITS[i] * UNITS[j])
+    G = np.maximum(strat.reindex(m["strategy"])["c_G"].to_numpy(float), 2)
+    f = G / (G - 1)
+
+    def form(c):
+        return np.clip(np.einsum("ri,rij,rj->r", c, M, c), 0, None) * f
+    out = m[CARD_KEYS].copy()
+    a_only, b_only = coef.copy(), coef.copy()
+    a_only[:, [2, 3, 5]] = 0
+    b_only[:, [0, 1, 4]] = 0
+    # T's coefficient is δ_B − δ_A: split it by arm
+    for arm, c_ in (("a", a_only), ("b", b_only)):
+        Nn = m[f"n_not_{arm}"].to_numpy(float)
+        pn = np.nan_to_num(m[f"win_rate_not_{arm}"].to_numpy(float))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c_[:, 6] = (1.0 if arm == "b" else -1.0) * pn * np.where(Nn > 0, 1 / np.where(Nn > 0, Nn, 1), 0.0)
+    out["var"], out["var_a"], out["var_b"] = form(coef), form(a_only), form(b_only)
+    return out
+
+
+def iwd_diff(ca: pd.DataFrame, cb: pd.DataFrame, alpha: float = 0.05, cs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per (strategy, age, card): the change of the card's improvement-when-drafted (win rate
     drafted − not drafted, same strategy and age) from arm A to arm B, so a strategy-wide shift
-    does not count as the card moving. z = Δ / sqrt(var_A + var_B) (independent samples; the
-    shared seeds only make this conservative), 95% interval, BH ``p_adj`` and Holm ``p_holm``
-    over the rows, sorted by |z|. Rows with a group of fewer than SMALL_N clans in either arm
-    are kept but flagged ``small``."""
-    from statsmodels.stats.multitest import multipletests
-    keys = ["strategy", "age", "card"]
-    a = ca[keys + ["iwd", "n_drafted", "ata"]].assign(var=_iwd_var(ca))
-    b = cb[keys + ["iwd", "n_drafted", "ata"]].assign(var=_iwd_var(cb))
-    m = a.merge(b, on=keys, suffixes=("_a", "_b"))
-    m = m[np.isfinite(m["var_a"]) & np.isfinite(m["var_b"]) & (m["var_a"] + m["var_b"] > 0)].reset_index(drop=True)
-    se = np.sqrt(m["var_a"] + m["var_b"])
+    does not count as the card moving. With the card sums ``cs`` of a paired run the standard error
+    uses the pairing (:func:`paired_iwd_var`, ``paired`` True); without (two independent runs),
+    sqrt(var_A + var_B). z = Δ / se, 95% interval, BH ``p_adj`` and Holm ``p_holm`` over the tested
+    rows, sorted by |z|. Rows whose card test is ``small`` in either arm are kept, flagged and not
+    tested. Also the change of who drafts the card: ``draft_rate_a``/``_b`` (share of the strategy's
+    clans that drafted it) and ATA."""
+    keys = CARD_KEYS
+    cols = keys + ["iwd", "n_drafted", "n_not", "ata", "se", "small"]
+    m = ca[cols].merge(cb[cols], on=keys, suffixes=("_a", "_b"))
+    m["var_a"], m["var_b"] = m["se_a"] ** 2, m["se_b"] ** 2
+    m["paired"] = False
+    if cs is not None and len(cs):
+        pv = paired_iwd_var(cs, ca, cb)
+        m = m.merge(pv[keys + ["var"]], on=keys, how="left")
+        m["paired"] = m["var"].notna()
+        m["var"] = m["var"].fillna(m["var_a"] + m["var_b"])
+    else:
+        m["var"] = m["var_a"] + m["var_b"]
+    m = m[np.isfinite(m["var"]) & (m["var"] > 0)].reset_index(drop=True)
+    se = np.sqrt(m["var"])
     m["d_iwd"] = m["iwd_b"] - m["iwd_a"]
     z95 = _st.norm.ppf(1 - alpha / 2)
+    m["se"] = se
     m["ci_low"], m["ci_high"] = m["d_iwd"] - z95 * se, m["d_iwd"] + z95 * se
     m["z"] = m["d_iwd"] / se
-    small = (m["n_drafted_a"] < agg.SMALL_N) | (m["n_drafted_b"] < agg.SMALL_N)
-    m["p_value"] = np.where(small, 1.0, 2 * _st.norm.sf(np.abs(m["z"])))  # small groups: not tested
-    m["p_adj"] = multipletests(m["p_value"], method="fdr_bh")[1] if len(m) else []
-    m["p_holm"] = multipletests(m["p_value"], method="holm")[1] if len(m) else []
+    small = m["small_a"].astype(bool) | m["small_b"].astype(bool)
+    m["tested"] = ~small
+    m["p_value"] = np.where(small, np.nan, 2 * _st.norm.sf(np.abs(m["z"])))
+    m["p_adj"], m["p_holm"] = agg.correct(m["p_value"], ~small, alpha)
     m["significant"] = m["p_adj"] < alpha
     m["small"] = small
-    m = m.drop(columns=["var_a", "var_b"])
+    for arm in ("a", "b"):
+        m[f"draft_rate_{arm}"] = m[f"n_drafted_{arm}"] / (m[f"n_drafted_{arm}"] + m[f"n_not_{arm}"])
+    m = m.drop(columns=["var_a", "var_b", "var", "se_a", "se_b", "small_a", "small_b", "n_not_a", "n_not_b"])
     return m.reindex(m["z"].abs().sort_values(ascending=False).index).reset_index(drop=True)
 
 
-def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05) -> dict[str, pd.DataFrame]:
-    """What moved between arm A (baseline) and arm B (variant): 'strategy' paired; 'card_iwd'
-    (each card's improvement when drafted, :func:`iwd_diff`), 'cards' (win rate when drafted),
-    'drafted_gods', 'gods', 'stat_levels', 'stat_paths' unpaired with BH correction."""
-    out = {"strategy": paired_table(sums, ["strategy"])}
+def _holder_effect(c: pd.DataFrame, pre: str, alpha: float) -> tuple:
+    U = WIN_UNIT
+    n = c[f"{pre}n"].to_numpy(float)
+    return (n,) + agg.cluster_mean(c[f"{pre}d"] / U, n, c[f"{pre}c_dd"] / U ** 2, c[f"{pre}c_dn"] / U,
+                                   c[f"{pre}c_nn"], c[f"{pre}c_G"], alpha)
+
+
+def card_value(cs: pd.DataFrame, ca: pd.DataFrame, cb: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """What the patch changed in each card, separated as a designer asks it, per (strategy, age, card):
+
+    - **worth to a holder**: ``d_value``, the paired change of win rate (variant − baseline, same
+      game and seat) of the clans that hold the card in the variant (``holders``), minus the same
+      change for the strategy's other clans: a strategy-wide shift (the whole meta moved) does not
+      count as the card's. Cluster-robust 95% interval over seed blocks (:func:`agg.cluster_var`
+      on the paired differences); tested (BH ``p_adj``, Holm ``p_holm`` over the tested rows)
+      unless :func:`agg.too_small`; the table is sorted by it. ``d_holders`` (with its interval) is
+      the holders' change alone;
+    - **who drafts it**: draft_rate_a/_b (share of the strategy's clans that drafted it), ata_a/_b;
+    - ``d_held_both``: the change for the clans that drafted it in *both* arms (``holders_both``),
+      who drafts it held fixed; often few clans when the patch changes the draft.
+    """
+    c = cs[(cs["card"] != ALL) & (cs["h_n"] > 0)].reset_index(drop=True)
+    st = cs[cs["card"] == ALL].set_index("strategy")
+    U = WIN_UNIT
+    # the card test of aggregate.cards with win shares replaced by paired differences
+    t = pd.DataFrame({"n": c["h_n"], "w": c["h_d"], "n_tot": st.reindex(c["strategy"])["s_T"].to_numpy(),
+                      "w_tot": st.reindex(c["strategy"])["s_D"].to_numpy(),
+                      "c_nn": c["h_c_nn"], "c_wn": c["h_c_dn"], "c_ww": c["h_c_dd"], "c_wW": c["x_dD"],
+                      "c_wT": c["x_dT"], "c_nW": c["x_nD"], "c_nT": c["x_nT"]})
+    S = st.reindex(c["strategy"])
+    t["c_TT"] = S["q_T_T"].to_numpy()
+    t["c_WW"] = (S["q_WB_WB"] - 2 * S["q_WA_WB"] + S["q_WA_WA"]).to_numpy()
+    t["c_WT"] = (S["q_WB_T"] - S["q_WA_T"]).to_numpy()
+    nh, nn = t["n"].to_numpy(float), (t["n_tot"] - t["n"]).to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dh = t["w"].to_numpy(float) / U / nh
+        dn = np.where(nn > 0, (t["w_tot"] - t["w"]).to_numpy(float) / U / np.where(nn > 0, nn, 1), np.nan)
+    se = np.sqrt(agg.cluster_var(t, None, S["c_G"].to_numpy(float)))
+    G = np.maximum(S["c_G"].to_numpy(float), 2)
+    q = _st.t.ppf(1 - alpha / 2, G - 1)
+    out = c[CARD_KEYS].copy()
+    out["holders"] = c["h_n"].astype(np.int64)
+    out["d_value"], out["se"] = dh - dn, se
+    out["ci_low"], out["ci_high"] = out["d_value"] - q * se, out["d_value"] + q * se
+    small = (nh < agg.SMALL_N) | (nn < agg.SMALL_N) | ~(se > 0)
+    out["tested"], out["small"] = ~small, small
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["p_value"] = np.where(small, np.nan, 2 * _st.t.sf(np.abs(out["d_value"] / se), G - 1))
+    out["p_adj"], out["p_holm"] = agg.correct(out["p_value"], ~small, alpha)
+    out["significant"] = out["p_adj"] < alpha
+    for pre, name in (("h_", "d_holders"), ("k_", "d_held_both")):
+        n = c[f"{pre}n"].to_numpy(float)
+        m, _, lo, hi, _, _ = agg.cluster_mean(c[f"{pre}d"] / U, n, c[f"{pre}c_dd"] / U ** 2, c[f"{pre}c_dn"] / U,
+                                              c[f"{pre}c_nn"], c[f"{pre}c_G"], alpha)
+        out[name], out[f"{name}_ci_low"], out[f"{name}_ci_high"] = m, lo, hi
+    out["holders_both"] = c["k_n"].astype(np.int64)
+    for arm, tab in (("a", ca), ("b", cb)):
+        r = tab[CARD_KEYS + ["n_drafted", "n_not", "ata"]].copy()
+        r[f"draft_rate_{arm}"] = r["n_drafted"] / (r["n_drafted"] + r["n_not"])
+        out = out.merge(r[CARD_KEYS + [f"draft_rate_{arm}", "ata"]].rename(columns={"ata": f"ata_{arm}"}),
+                        on=CARD_KEYS, how="left")
+    return out.sort_values(["d_value", "strategy", "age", "card"], ascending=[False, True, True, True],
+                           na_position="last").reset_index(drop=True)
+
+
+def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05,
+                   cs: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
+    """What moved between arm A (baseline) and arm B (variant): 'strategy' paired (clustered by
+    seed block); 'card_value' (:func:`card_value`, with the card sums ``cs``), 'card_iwd' (each
+    card's improvement when drafted, :func:`iwd_diff`, paired when ``cs`` is given), 'cards' (win
+    rate when drafted), 'drafted_gods', 'gods', 'stat_levels', 'stat_paths' unpaired with BH
+    correction over each table's tested rows."""
+    out = {"strategy": paired_table(strategy_rows(sums), ["strategy"], alpha)}
     ca, cb = agg.cards(sa, alpha), agg.cards(sb, alpha)
     if len(ca) and len(cb):
         ren = {"n_drafted": "n", "wins_drafted": "wins", "win_rate_drafted": "win_rate"}
-        cards = unpaired_diff(ca.rename(columns=ren), cb.rename(columns=ren), ["strategy", "age", "card"], alpha)
-        ata = ca[["strategy", "age", "card", "ata"]].merge(cb[["strategy", "age", "card", "ata"]],
-                                                           on=["strategy", "age", "card"], how="outer",
-                                                           suffixes=("_a", "_b"))
-        out["cards"] = cards.merge(ata, on=["strategy", "age", "card"], how="left")
-        out["card_iwd"] = iwd_diff(ca, cb, alpha)
+        cards = unpaired_diff(ca.rename(columns=ren), cb.rename(columns=ren), CARD_KEYS, alpha)
+        ata = ca[CARD_KEYS + ["ata"]].merge(cb[CARD_KEYS + ["ata"]], on=CARD_KEYS, how="outer", suffixes=("_a", "_b"))
+        out["cards"] = cards.merge(ata, on=CARD_KEYS, how="left")
+        if cs is not None and len(cs):
+            out["card_value"] = card_value(cs, ca, cb, alpha)
+        out["card_iwd"] = iwd_diff(ca, cb, alpha, cs)
     out["drafted_gods"] = unpaired_diff(agg.by_drafted_gods(sa), agg.by_drafted_gods(sb),
                                         ["strategy", "god_pair"], alpha)
     ga, gb = agg.by_gods(sa), agg.by_gods(sb)
@@ -182,29 +450,38 @@ def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
     return h
 
 
+def _save(df: pd.DataFrame, path) -> None:
+    tmp = path.parent / f".{path.name}.tmp"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
 def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, rotate: bool,
                wa, wb, card: str | None = None, ages: list[int] | None = None, progress=None,
                stop=None, decide=None) -> pd.DataFrame:
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
-    saved as ``paired.parquet`` next to the arms after every batch. ``decide(games, sums)``,
-    called after every batch, ends the run early when it returns True (--until-decided)."""
+    saved as ``paired.parquet`` next to the arms after every batch, and for a comparison (no
+    ``card``) the card sums as ``paired_cards.parquet``. ``decide(games, sums)``, called after
+    every batch, ends the run early when it returns True (--until-decided)."""
     from volva.analysis.runner import play_batch_frames
     from volva.analysis.suffstats import aligned_batch, checkpoints
     points = checkpoints(games)
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
-    sums = None
+    sums, cards = None, None
     for first in range(0, games, batch_size):
         n = min(batch_size, games - first)
         fa = play_batch_frames(rs_a, names, pols, seed, first, n, rotate, points)
         fb = play_batch_frames(rs_b, names, pols, seed, first, n, rotate, points)
         h = holders(fa, card, ages) if card is not None else None
         sums = add_sums(sums, paired_sums(fa.clans, fb.clans, h))
+        if card is None and len(fa.picks) and len(fb.picks):
+            cards = add_sums(cards, card_sums(fa, fb), CARD_KEYS)
         wa.add(fa, n)
         wb.add(fb, n)
-        tmp = wa.out.parent / ".paired.parquet.tmp"
-        sums.to_parquet(tmp, index=False)
-        os.replace(tmp, wa.out.parent / "paired.parquet")
+        _save(sums, wa.out.parent / "paired.parquet")
+        if cards is not None:
+            _save(cards, wa.out.parent / "paired_cards.parquet")
         if progress is not None:
             progress(n)
         if stop is not None and stop() and first + n < games:
@@ -217,43 +494,53 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
 def strategy_streams(sums: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
     """Sequential streams of ``compare``: per strategy (n, Σd, Σd²) of the paired change of win
     share (variant − baseline, in wins)."""
-    t = sums.groupby("strategy", sort=True)[PAIR_SUMS].sum()
+    t = strategy_rows(sums).set_index("strategy")
     return {k: (int(r["n"]), r["d"] / WIN_UNIT, r["d2"] / WIN_UNIT ** 2) for k, r in t.iterrows()}
 
 
 def holder_stream(sums: pd.DataFrame) -> dict[str, tuple[int, float, float]]:
     """Sequential stream of ``ablate``: the clans that drafted the card in the forced arm, forced −
     banned change of win share (n, Σd, Σd²; arm A is forced, so the sign is flipped)."""
-    h = sums[sums["holder"] == 1][PAIR_SUMS].sum()
+    h = sums[(sums["holder"] == 1) & (sums["strategy"] == ALL)][PAIR_SUMS].sum()
     return {"drafted it (forced arm)": (int(h["n"]), -h["d"] / WIN_UNIT, h["d2"] / WIN_UNIT ** 2)}
 
 
 def write_compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, out) -> dict[str, pd.DataFrame]:
-    """:func:`compare_tables`, each also written as OUT/compare_<name>.csv."""
-    tabs = compare_tables(sa, sb, sums)
+    """:func:`compare_tables` (with OUT/paired_cards.parquet when present), each also written as
+    OUT/compare_<name>.csv."""
+    p = out / "paired_cards.parquet"
+    cs = pd.read_parquet(p) if p.is_file() else None
+    tabs = compare_tables(sa, sb, sums, cs=cs)
     for k, df in tabs.items():
         df.to_csv(out / f"compare_{k}.csv", index=False)
     return tabs
 
 
-ABLATE_COLUMNS = ["group", "strategy", "n", "d_win", "ci_low", "ci_high", "p_value", "d_glory", "glory_ci_low",
-                  "glory_ci_high"]
+ABLATE_COLUMNS = ["group", "strategy", "n", "d_win", "se", "ci_low", "ci_high", "p_value", "fixed", "d_glory",
+                  "glory_ci_low", "glory_ci_high", "signs_differ"]
 
 
-def ablate_table(sums: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+def ablate_table(sums: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, int]:
     """Paired sums of an ablation (played as arm A = forced, arm B = banned) -> (forced − banned
-    per group: the clans that drafted the card in the forced arm, all of them and per strategy,
-    then all clans per strategy; the number of clans that drafted it)."""
-    flip = sums.assign(d=-sums["d"], gd=-sums["gd"])  # sign: forced - banned
+    per group: the clans that drafted the card in the forced arm, all of them ('(all)') and per
+    strategy, then all clans per strategy; the number of clans that drafted it). Intervals are
+    cluster-robust over seed blocks (2–3 holders of one game are dependent). ``signs_differ`` on
+    the '(all)' row: two strategies' holder effects are significant with opposite signs, so the
+    pooled figure hides the split (read the strategy rows)."""
+    flip = sums.assign(d=-sums["d"], gd=-sums["gd"], c_dn=-sums["c_dn"], c_gn=-sums["c_gn"])  # forced - banned
     held = flip[flip["holder"] == 1]
     rows = []
+    group = "drafted it (forced arm)"
+    per = paired_table(held[held["strategy"] != ALL], ["strategy"], alpha).assign(group=group)
     if len(held):
-        group = "drafted it (forced arm)"
-        rows += [paired_table(held.assign(strategy="(all)"), ["strategy"]).assign(group=group),
-                 paired_table(held, ["strategy"]).assign(group=group)]
-    rows.append(paired_table(flip, ["strategy"]).assign(group="all clans"))
+        pooled = paired_table(held[held["strategy"] == ALL].assign(strategy="(all)"), ["strategy"], alpha)
+        sig = per[(per["ci_low"] > 0) | (per["ci_high"] < 0)]
+        pooled["signs_differ"] = bool((sig["d_win"] > 0).any() and (sig["d_win"] < 0).any())
+        rows += [pooled.assign(group=group), per.assign(signs_differ=False)]
+    rows.append(paired_table(strategy_rows(flip), ["strategy"], alpha).assign(group="all clans", signs_differ=False))
     res = pd.concat(rows, ignore_index=True)[ABLATE_COLUMNS]
-    return res, int(held["n"].sum()) if len(held) else 0
+    n_held = int(held.loc[held["strategy"] == ALL, "n"].sum()) if len(held) else 0
+    return res, n_held
 
 
 def write_ablate_table(sums: pd.DataFrame, out) -> tuple[pd.DataFrame, int]:

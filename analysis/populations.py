@@ -91,7 +91,7 @@ def ablate_effect(table: pd.DataFrame, card: str, population: str, alpha: float 
     if not len(row) or not np.isfinite(row["ci_low"].iloc[0]):
         return pd.DataFrame(columns=POPULATION_COLUMNS)
     r = row.iloc[0]
-    se = (r["ci_high"] - r["ci_low"]) / (2 * _st.norm.ppf(1 - alpha / 2))
+    se = r["se"]  # cluster-robust over seed blocks (analysis.paired.ablate_table)
     df = pd.DataFrame({"age": [0], "card": [card], "effect": [r["d_win"]], "se": [se],
                        "n_strategies": [int(table.loc[table["group"] == "drafted it (forced arm)", "strategy"]
                                             .ne("(all)").sum())]})

@@ -8,7 +8,7 @@ def ci_text(r, fmt: str = ".4f", sep: str = "–") -> str:
     lineup's 1/P), '—' where there is no interval."""
     if bool(getattr(r, "fixed", False)):
         return "fixed"
-    lo, hi = getattr(r, "ci_low"), getattr(r, "ci_high")
+    lo, hi = r.ci_low, r.ci_high
     if lo != lo or hi != hi:  # NaN
         return "—"
     return f"{lo:{fmt}}{sep}{hi:{fmt}}"
@@ -95,9 +95,12 @@ def delta_table(df, title, keys, n_col="n"):
     for c in ("n", "Δ win rate", "95% CI", "p", "Δ Glory", "95% CI "):
         t.add_column(c, justify="right", no_wrap=True)
     for _, r in df.iterrows():
-        t.add_row(*[str(r[k]) for k in keys], f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
-                  ci_text(r, "+.4f", "…"), f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
-                  f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
+        label = [str(r[k]) for k in keys]
+        if bool(r.get("signs_differ", False)):  # a pooled row over strategies with opposite effects
+            label[-1] += " (strategies differ in sign: read their rows)"
+        t.add_row(*label, f"{int(r[n_col]):,}", f"{r.d_win:+.4f}",
+                  ci_text(r, "+.4f", "…"), "—" if r.p_value != r.p_value else f"{r.p_value:.2g}", f"{r.d_glory:+.2f}",
+                  "—" if r.glory_ci_low != r.glory_ci_low else f"{r.glory_ci_low:+.2f}…{r.glory_ci_high:+.2f}")
     return t
 
 
@@ -181,14 +184,34 @@ def print_wide(tables) -> None:
 
 def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
     """Rich tables of what moved in a comparison (analysis.paired.compare_tables output)."""
+    import pandas as pd
     from rich.table import Table
-    tables = [delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({games:,} games)",
-                          ["strategy"])]
+    tables = [delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({games:,} games; "
+                          "95% CI clustered by seed block)", ["strategy"])]
+    cv = tabs.get("card_value")
+    if cv is not None and len(cv):
+        tested = cv[cv["tested"].astype(bool)]
+        t = Table(title="What the patch changed in each card: worth to a holder (variant − baseline in the same game "
+                        "and seat, clans holding it in the variant minus the strategy's other clans; 95% CI "
+                        "clustered by seed block; "
+                        f"Benjamini–Hochberg over {len(tested):,} tested rows) and who drafts it (draft rate, ATA)",
+                  title_justify="left")
+        for c in ("strategy", "age", "card", "holders", "drafted base", "drafted variant", "ATA base",
+                  "ATA variant", "Δ worth to holder", "95% CI", "p_adj", "flag"):
+            t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
+        shown = pd.concat([tested.head(top), tested.tail(min(3, max(len(tested) - top, 0)))]).drop_duplicates()
+        for _, r in shown.iterrows():
+            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{int(r.holders):,}", f"{r.draft_rate_a:.1%}",
+                      f"{r.draft_rate_b:.1%}", f"{r.ata_a:.2f}", f"{r.ata_b:.2f}", f"{r.d_value:+.4f}",
+                      ci_text(r, "+.4f", "…"), f"{r.p_adj:.2g}", "*" if r.significant else "")
+        tables.append(t)
     ci = tabs.get("card_iwd")
     if ci is not None and len(ci):
+        paired = bool(ci["paired"].all()) if "paired" in ci else False
         t = Table(title=f"Largest moves: a card's improvement when drafted (IWD = win rate drafted − not drafted, "
-                        f"same strategy and age; game-clustered z, Benjamini–Hochberg over {len(ci):,} rows; "
-                        "rows under 100 clans only in the CSV)",
+                        f"same strategy and age; z with a seed-block-clustered SE{', paired' if paired else ''}; "
+                        f"Benjamini–Hochberg over {int(ci['tested'].sum()):,} tested rows; small rows only in the "
+                        "CSV)",
                   title_justify="left")
         for c in ("strategy", "age", "card", "ATA base", "ATA variant", "IWD base", "IWD variant", "Δ IWD",
                   "95% CI", "p_adj", "flag"):
@@ -208,8 +231,9 @@ def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
             df = df[~df["small"].astype(bool)]  # shown in the CSV, not tested
         df = df.sort_values("p_value").head(top)
         keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
-        t = Table(title=f"Largest moves: {label} (two-proportion z, Benjamini–Hochberg over "
-                        f"{len(tabs[k]):,} rows; flagged = p_adj < 0.05; rows under 100 clans only in the CSV)",
+        t = Table(title=f"Largest moves: {label} (two-proportion z, Newcombe 95% CI, Benjamini–Hochberg over "
+                        f"{int(tabs[k]['tested'].sum()):,} tested rows; flagged = p_adj < 0.05; small rows only in "
+                        "the CSV)",
                   title_justify="left")
         for c in keys + ["n base", "n variant", "base", "variant", "Δ", "95% CI", "p_adj", "flag"]:
             t.add_column(c, justify="left" if c in keys else "right", no_wrap=True)

@@ -27,11 +27,14 @@ def plot_compare(strategy: pd.DataFrame, cards: pd.DataFrame | None, title: str,
     ax.errorbar(d, y, xerr=_err(d, strategy["ci_low"], strategy["ci_high"]), fmt="o", color="#2c7fb8", capsize=4)
     ax.axvline(0, color="k", lw=1)
     for yi, (v, lo, hi) in enumerate(zip(d, strategy["ci_low"], strategy["ci_high"])):
-        ax.annotate(f"{v:+.2%} [{lo:+.2%}, {hi:+.2%}]", (hi, yi), xytext=(6, 0), textcoords="offset points",
+        ci = "fixed (0 by construction)" if lo != lo else f"[{lo:+.2%}, {hi:+.2%}]"
+        ax.annotate(f"{v:+.2%} {ci}", (v if lo != lo else hi, yi), xytext=(6, 0), textcoords="offset points",
                     va="center", fontsize=8)
     ax.set_yticks(y, strategy["strategy"])
     ax.set_ylim(-0.7, len(strategy) - 0.3)
-    span = float(np.nanmax(np.abs(strategy[["ci_low", "ci_high"]].to_numpy()))) if len(strategy) else 0.01
+    vals = np.abs(np.r_[strategy[["ci_low", "ci_high"]].to_numpy(float).ravel(), np.asarray(d, float)])
+    vals = vals[np.isfinite(vals)]
+    span = max(float(vals.max()) if len(vals) else 0.0, 0.01)  # a fixed row has no interval
     ax.set_xlim(-span * 1.1 - 0.005, span * 2.2 + 0.01)
     _pct(ax)
     ax.set_xlabel("change of win rate, paired by game and seat (95% CI)")

@@ -56,8 +56,10 @@ def test_paired_sums_refuse_unpaired_rows():
     a = pd.DataFrame({"game_id": [0, 0], "seat": [0, 1], "strategy": ["x", "y"], "win_share": [1.0, 0.0],
                       "glory": [10, 5]})
     b = a.assign(win_share=[0.0, 1.0], glory=[4, 9])
-    s = paired_sums(a, b).set_index("strategy")
+    s = paired_sums(a, b)
+    s = s[s["holder"] == -1].set_index("strategy")
     assert s.loc["x", "d"] == -60 and s.loc["y", "d"] == 60 and s.loc["x", "gd"] == -6
+    assert s.loc["*", "d"] == 0 and s.loc["*", "c_dd"] == 0  # the game's differences sum to 0
     with pytest.raises(ValueError, match="not the same games"):
         paired_sums(a, b.assign(seat=[1, 0]))
 
@@ -99,6 +101,31 @@ def test_planted_card_is_found(tmp_path):
 
 
 @pytest.mark.slow
+def test_planted_card_is_found_by_its_worth_to_holders(tmp_path):
+    """Issue 16 (stats-audit §4): in a lineup of four strategies, Tyr's Bash patched from +2 to +20
+    changes who drafts it (ATA ~5 -> 1.0) and what it is worth to its holders. The holder-value
+    change of ``volva compare`` (compare_card_value.csv: the holders' paired change minus the
+    strategy's other clans') flags it for every strategy and ranks it first among the flagged
+    cards of each; the change of IWD flags it for one of the four."""
+    p = tmp_path / "bash20.toml"
+    p.write_text('"Tyr\'s Bash".value = 20\n')
+    out = tmp_path / "cmp"
+    res = runner.invoke(app, ["compare", "--patch", str(p), "--lineup", "greedy,thor-warlord,balanced,quester",
+                              "--games", "10000", "--seed", "401", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    v = pd.read_csv(out / "compare_card_value.csv")
+    for s, g in v.groupby("strategy"):
+        bash = g[g["card"] == "Tyr's Bash"].iloc[0]
+        assert bash["significant"] and bash["d_value"] > 0.04 and bash["ata_b"] < 1.2 < bash["ata_a"], s
+        flagged = g[g["significant"] & (g["card"] != "Tyr's Bash")]
+        assert (flagged["d_value"] < bash["d_value"]).all(), (s, flagged)
+    # the paired ΔIWD mixes the change of drafters with the change of worth
+    ci = pd.read_csv(out / "compare_card_iwd.csv")
+    assert ci["paired"].all()
+    assert ci[ci["card"] == "Tyr's Bash"]["significant"].sum() < 4
+
+
+@pytest.mark.slow
 def test_null_comparison_flags_no_card():
     """Same rules, different games (seeds 21 and 22): no card's IWD change, and no card's win
     rate change, is flagged at the 5% level after Benjamini–Hochberg (game-clustered errors)."""
@@ -111,7 +138,9 @@ def test_null_comparison_flags_no_card():
     # the p-values are roughly uniform under the null (not all 1, not piled near 0)
     tested = t[~t["small"]]["p_value"]
     assert 0.3 < tested.median() < 0.7 and (tested < 0.05).mean() < 0.1
-    sums = pd.DataFrame({"strategy": names, "holder": 0, "n": 1, "d": 0, "d2": 0, "gd": 0, "gd2": 0})
+    from volva.analysis.paired import PAIR_SUMS
+    sums = pd.DataFrame({"strategy": names, "holder": -1, **{c: 1 if c in ("n", "c_G", "c_nn") else 0
+                                                             for c in PAIR_SUMS}})
     tabs = compare_tables(sa, sb, sums)
     assert not tabs["card_iwd"]["significant"].any()
 

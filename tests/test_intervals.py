@@ -121,7 +121,7 @@ def test_head_to_head_cell_covers(repeated):
     for i in range(4):
         for j in range(4):
             m = (strat[:, i] == "a") & (strat[:, j] == "b")
-            ahead.append(((rank[m, i] < rank[m, j]) + 0.5 * (rank[m, i] == rank[m, j])))
+            ahead.append((rank[m, i] < rank[m, j]) + 0.5 * (rank[m, i] == rank[m, j]))
     true = np.concatenate(ahead).mean()
     ab = h[(h["s"] == "a") & (h["o"] == "b")]
     assert (ab["games"] == 160).all() and (ab["pairs"] == 480).all()  # games, not seat pairs
@@ -192,3 +192,105 @@ def test_repeated_lineup_interval_matches_statsmodels_cluster_robust():
         assert t.loc[s, "win_rate"] == pytest.approx(fit.params[0], abs=1e-12)
         assert t.loc[s, "se"] == pytest.approx(fit.bse[0], rel=1e-9)
         assert abs(t.loc[s, "ci_low"] - lo) < 1e-4 and abs(t.loc[s, "ci_high"] - hi) < 1e-4
+
+
+# --------------------------------------------------------------------------- paired arms
+
+def paired_games(blocks, rng, lift=0.04, p_draft=(0.3, 0.5), sd_deal=0.9, per_replicate=None):
+    """Two arms of the same deals (4 seats, 4 rotations per deal, lineup a,b,b,b): each clan drafts
+    card 'X' with a probability that differs by arm (the patch changes who drafts it) and, when it
+    holds X in arm B, gets ``lift`` more skill; shared deal and game noise make the arms dependent.
+    ``per_replicate``: deals per replicate, packed by strategy name 'r<i>:<name>'. Returns
+    SimpleNamespace frames (clans, picks) per arm."""
+    from types import SimpleNamespace
+    strat, _, b = games(["a", "b", "b", "b"], blocks, rng, sd_deal=0.0)
+    G, P = strat.shape
+    deal = rng.normal(0, sd_deal, (blocks, P))[b]
+    skill = np.vectorize(SKILL.get)(strat)
+    noise = rng.gumbel(size=(G, P))
+    u = rng.random((G, P))
+    out = []
+    for arm, q in zip("AB", p_draft):
+        has = u < q  # the same clans tend to draft it in both arms (common random numbers)
+        score = skill + SEAT[None, :] + deal + (lift * 10 * has if arm == "B" else 0) + noise \
+            + rng.gumbel(size=(G, P)) * 0.5
+        win = score == score.max(axis=1, keepdims=True)
+        prefix = np.array(["" for _ in b], dtype=object) if per_replicate is None else \
+            np.char.add(np.char.add("r", (b // per_replicate).astype(str)), ":").astype(object)
+        clans = clans_frame(strat, win, b, prefix)
+        g, s = np.nonzero(has)
+        picks = pd.DataFrame({"game_id": g, "seat": s, "age": 1, "pick": 1, "card": "X"})
+        out.append(SimpleNamespace(clans=clans, picks=picks))
+    return out
+
+
+def test_paired_iwd_variance_is_the_cluster_robust_variance_of_the_difference():
+    """The paired variance of ΔIWD from the card sums equals the sandwich over seed blocks computed
+    from the rows (influence of each block on IWD_B − IWD_A); its arm-A part equals aggregate.cards'."""
+    from volva.analysis import paired as PD
+    fa, fb = paired_games(300, np.random.default_rng(3))
+    cs = PD.card_sums(fa, fb)
+    ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)) for f in (fa, fb))
+    v = PD.paired_iwd_var(cs, ca, cb).set_index(["strategy", "age", "card"])
+    for s in ("a", "b"):
+        infl, G = [], None
+        for f, c in ((fa, ca), (fb, cb)):
+            x = f.clans.assign(h=False)
+            x.loc[x.set_index(["game_id", "seat"]).index.isin(f.picks.set_index(["game_id", "seat"]).index), "h"] = True
+            x = x[x["strategy"] == s]
+            r = c[(c["strategy"] == s) & (c["card"] == "X")].iloc[0]
+            pdd, pn = r["win_rate_drafted"], r["win_rate_not"]
+            e = np.where(x["h"], (x["win_share"] - pdd) / r["n_drafted"], -(x["win_share"] - pn) / r["n_not"])
+            per = pd.Series(e).groupby(x["seed"].to_numpy()).sum()
+            infl.append(per)
+            G = len(per)
+        d = (infl[1] - infl[0]).to_numpy()
+        want = G / (G - 1) * (d * d).sum()
+        assert v.loc[(s, 1, "X"), "var"] == pytest.approx(want, rel=1e-9)
+        se_a = ca[(ca["strategy"] == s) & (ca["card"] == "X")]["se"].iloc[0]
+        assert v.loc[(s, 1, "X"), "var_a"] == pytest.approx(se_a ** 2, rel=1e-9)
+
+
+def test_ablate_delta_matches_statsmodels_cluster_robust():
+    """stats-audit §5: the holders' paired difference, 2–3 holders per game, clustered by seed."""
+    import statsmodels.api as sm
+
+    from volva.analysis import paired as PD
+    fa, fb = paired_games(600, np.random.default_rng(4))
+    hold = fa.clans.set_index(["game_id", "seat"]).index.isin(fa.picks.set_index(["game_id", "seat"]).index)
+    sums = PD.paired_sums(fa.clans, fb.clans, hold)
+    t, n_held = PD.ablate_table(sums)
+    row = t[(t["group"] == "drafted it (forced arm)") & (t["strategy"] == "(all)")].iloc[0]
+    d = (fa.clans["win_share"] - fb.clans["win_share"]).to_numpy()[hold]  # forced (A) − banned (B)
+    fit = sm.OLS(d, np.ones(len(d))).fit(cov_type="cluster", cov_kwds={"groups": fa.clans["seed"].to_numpy()[hold]})
+    assert n_held == hold.sum() and row["d_win"] == pytest.approx(fit.params[0])
+    assert row["se"] == pytest.approx(fit.bse[0], rel=1e-9)
+
+
+def test_delta_iwd_and_ablate_delta_cover():
+    """Coverage of the paired ΔIWD interval (card sums) and of the ablate Δ (holders' paired
+    difference, per strategy) over REPLICATES runs of 60 deals packed into one pair of arms; truths
+    from 50,000 deals of the same generator."""
+    from volva.analysis import paired as PD
+    big_a, big_b = paired_games(50_000, np.random.default_rng(77))
+    ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)).set_index("strategy") for f in (big_a, big_b))
+    true_d_iwd = {s: cb.loc[s, "iwd"] - ca.loc[s, "iwd"] for s in ("a", "b")}
+    hold = big_a.clans.set_index(["game_id", "seat"]).index.isin(big_a.picks.set_index(["game_id", "seat"]).index)
+    d = pd.Series((big_a.clans["win_share"] - big_b.clans["win_share"]).to_numpy()[hold])
+    true_abl = d.groupby(big_a.clans["strategy"].astype(str).to_numpy()[hold]).mean().to_dict()
+
+    fa, fb = paired_games(60 * REPLICATES, np.random.default_rng(78), per_replicate=60)
+    ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)) for f in (fa, fb))
+    t = PD.iwd_diff(ca, cb, cs=PD.card_sums(fa, fb))
+    t["name"] = t["strategy"].str.split(":").str[1]
+    assert t["paired"].all() and len(t) == 2 * REPLICATES
+    for s in ("a", "b"):
+        cov = covered(t[t["name"] == s], lambda r: true_d_iwd[r["name"]])
+        assert LO <= cov <= HI, (s, cov)
+    hold = fa.clans.set_index(["game_id", "seat"]).index.isin(fa.picks.set_index(["game_id", "seat"]).index)
+    ab, _ = PD.ablate_table(PD.paired_sums(fa.clans, fb.clans, hold))
+    ab = ab[(ab["group"] == "drafted it (forced arm)") & (ab["strategy"] != "(all)")].copy()
+    ab["name"] = ab["strategy"].str.split(":").str[1]
+    for s in ("a", "b"):  # b: 2–3 holders of one game, dependent
+        cov = covered(ab[ab["name"] == s], lambda r: true_abl[r["name"]])
+        assert LO <= cov <= HI, (s, cov)

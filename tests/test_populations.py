@@ -75,7 +75,8 @@ def test_card_effects_pool_strategies_and_ages_by_inverse_variance():
 def test_ablate_effect_reads_the_holders_row():
     t = pd.DataFrame({"group": ["drafted it (forced arm)", "drafted it (forced arm)", "all clans"],
                       "strategy": ["(all)", "greedy", "greedy"], "n": [100, 100, 400], "d_win": [0.1, 0.1, 0.01],
-                      "ci_low": [0.05, 0.05, 0.0], "ci_high": [0.15, 0.15, 0.02]})
+                      "ci_low": [0.05, 0.05, 0.0], "ci_high": [0.15, 0.15, 0.02],
+                      "se": [0.05 / 1.959963984540054, 0.05 / 1.959963984540054, 0.005]})
     e = ablate_effect(t, "Card", "P").iloc[0]
     assert e["effect"] == 0.1 and e["se"] == pytest.approx(0.05 / 1.959963984540054) and e["flagged"]
     assert ablate_effect(t[t["group"] == "all clans"], "Card", "P").empty
@@ -127,9 +128,12 @@ def test_an_earlier_population_run_is_not_overwritten_without_force(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_patch_that_helps_only_figure_losing_bots_is_bot_dependent_and_a_null_patch_flags_nothing(tmp_path):
+def test_a_patch_that_helps_figure_losing_bots_most_differs_in_size_and_a_null_patch_flags_nothing(tmp_path):
     # Loki's Domain paying 5 Glory per figure released from Valhalla helps clans that lose many
-    # figures (the archetype field holds ragnarok-diver) and hardly the tuned bot, which loses few
+    # figures (the archetype field holds ragnarok-diver) far more than the tuned bot, which loses few.
+    # Issue 13 saw the tuned field unflagged (bot-dependent); the paired ΔIWD of issue 16 is about
+    # 10% tighter and flags the tuned field's small effect too: same sign everywhere, sizes that
+    # differ (Cochran's Q), so the verdict is 'consistent' with 'size differs'.
     patch = tmp_path / "ld5.toml"
     patch.write_text('["Loki\'s Domain"]\neffects = "release_glory(5)"\n')
     null = tmp_path / "null.toml"
@@ -140,8 +144,8 @@ def test_a_patch_that_helps_only_figure_losing_bots_is_bot_dependent_and_a_null_
         assert res.exit_code == 0, res.output
     ver = pd.read_csv(tmp_path / "ld5" / "verdicts.csv").set_index("card")
     long = pd.read_csv(tmp_path / "ld5" / "populations.csv").set_index(["population", "card"])
-    assert ver.loc["Loki's Domain", "verdict"] == "bot-dependent"
-    assert long.loc[("archetypes", "Loki's Domain"), "flagged"] and \
-        not long.loc[("tuned", "Loki's Domain"), "flagged"]
+    assert ver.loc["Loki's Domain", "verdict"] == "consistent" and ver.loc["Loki's Domain", "size_differs"]
+    arch, tuned = long.loc[("archetypes", "Loki's Domain")], long.loc[("tuned", "Loki's Domain")]
+    assert arch["flagged"] and arch["effect"] > 3 * tuned["effect"] > 0 and arch["ci_low"] > tuned["ci_high"]
     null_ver = pd.read_csv(tmp_path / "null" / "verdicts.csv")
     assert (null_ver["verdict"] == "no effect").all() and len(null_ver) > 20
