@@ -512,8 +512,13 @@ def ablate(
     out: AblateOut = ...,
     age: Annotated[list[int] | None, typer.Option("--age", help="Only the card's copies of this age "
                                                      "(repeatable).")] = None,
-    ban: Annotated[str, typer.Option("--ban", help="How the banned arm bans it: 'removed' (out of the deck) or "
-                                     "'dealt' (dealt, but no clan may draft it: the same deals).")] = "removed",
+    estimand: Annotated[str, typer.Option("--estimand", help="'one-clan' (default): one clan per game (seat seed % "
+                                          "P) takes one copy per age vs never drafts it, the opponents drafting as "
+                                          "usual; 'all-clans': every clan forced vs the card banned for all.")]
+    = "one-clan",
+    ban: Annotated[str | None, typer.Option("--ban", help="all-clans only: how the banned arm bans it: 'removed' "
+                                            "(out of the deck, default) or 'dealt' (dealt, but no clan may draft "
+                                            "it: the same deals).")] = None,
     batch_size: ArmBatchSize = 10_000,
     option: Options = None,
     module: Modules = None,
@@ -528,8 +533,9 @@ def ablate(
     alpha: Alpha = None,
     look: Look = None,
 ) -> None:
-    """Causal effect of a card: paired games where it is forced (a clan must draft it when it holds
-    it) vs banned; prints Δ win rate of the clans that drafted it, with a paired 95% interval.
+    """Causal effect of a card: paired games where it is forced vs banned; prints Δ win rate of the
+    clans that drafted it, with a paired 95% interval clustered by seed block. Default estimand
+    (one-clan): one clan per game takes one copy per age vs never takes it, opponents unchanged.
     With --population: once per bot population, and a verdict across them."""
     with _usage():
         _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
@@ -539,13 +545,13 @@ def ablate(
         else:
             rs, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
-        rs_f, rs_b = session.ablation(rs, card, age, ban, players)
+        rs_f, rs_b, ban = session.ablation(rs, card, age, ban, players, estimand)
         session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
     from volva.analysis.paired import holder_stream, write_ablate_table
     from volva.analysis.populations import ablate_effect
     from volva.reports.paired import plot_ablation
-    label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; ban: {ban})"
+    label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; {estimand}; ban: {ban})"
     effects, code = [], 0
     for name, names, pols in pops:
         where = out if name is None else out / name
@@ -561,7 +567,8 @@ def ablate(
         _sequential_report(mon, where, f"{card}: forced − banned change of win rate of the clans that drafted it")
         table, n_held = write_ablate_table(res.sums, where)
         plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
-        console.print_wide([console.delta_table(table, f"{card}: forced − banned ({ban}), paired by game and seat, "
+        console.print_wide([console.delta_table(table, f"{card}: forced − banned ({estimand}, ban: {ban}), paired by "
+                                                f"game and seat, 95% CI clustered by seed block, "
                                                 f"{res.stats[0].games:,} games"
                                                 + (f", population {name}" if name else ""), ["group", "strategy"])])
         typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {where / 'ablate.csv'}, "

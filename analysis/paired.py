@@ -437,8 +437,9 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
     return out
 
 
-def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
-    """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any)."""
+def holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> np.ndarray:
+    """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any); with
+    ``one_clan``, only the clan the draft rule binds (seat seed % P, core.draft_rules)."""
     from volva.analysis.suffstats import _row_index
     pk = fr_a.picks
     m = (pk["card"].astype(str) == card).to_numpy().copy()
@@ -447,6 +448,9 @@ def holders(fr_a, card: str, ages: list[int] | None) -> np.ndarray:
     found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
     h = np.zeros(len(fr_a.clans), bool)
     h[rows] = True
+    if one_clan:
+        c = fr_a.clans
+        h &= (c["seed"].to_numpy(np.uint64) % c["n_players"].to_numpy(np.uint64)) == c["seat"].to_numpy(np.uint64)
     return h
 
 
@@ -473,7 +477,7 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
         n = min(batch_size, games - first)
         fa = play_batch_frames(rs_a, names, pols, seed, first, n, rotate, points)
         fb = play_batch_frames(rs_b, names, pols, seed, first, n, rotate, points)
-        h = holders(fa, card, ages) if card is not None else None
+        h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
         sums = add_sums(sums, paired_sums(fa.clans, fb.clans, h))
         if card is None and len(fa.picks) and len(fb.picks):
             cards = add_sums(cards, card_sums(fa, fb), CARD_KEYS)

@@ -287,12 +287,25 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     return rs
 
 
-def ablation(rs, card: str, ages: list[int] | None, ban: str, players: int):
-    """``volva ablate``: (forced arm, banned arm) rule sets for ``card`` (its copies of ``ages``,
-    default all); ``ban`` 'removed' (out of the deck) or 'dealt'. Raises UsageError."""
+ESTIMANDS = ("one-clan", "all-clans")
+
+
+def ablation(rs, card: str, ages: list[int] | None, ban: str | None, players: int, estimand: str = "one-clan"):
+    """``volva ablate``: (forced arm, banned arm, ban) for ``card`` (its copies of ``ages``, default
+    all). ``estimand`` 'one-clan': one clan per game (seat seed % P) must take one copy per age vs
+    may never take it, every other clan drafting as usual (the card stays in the game: ban 'dealt');
+    'all-clans': every clan forced vs the card banned for all, ``ban`` 'removed' (out of the deck,
+    default) or 'dealt'. Raises UsageError."""
     from volva.simulator.core import enums as E
     from volva.simulator.core.loading import RulesError
     from volva.simulator.engines import get
+    if estimand not in ESTIMANDS:
+        raise UsageError(f"--estimand {estimand!r}; allowed: {', '.join(repr(e) for e in ESTIMANDS)}")
+    one = estimand == "one-clan"
+    if one and ban == "removed":
+        raise UsageError("--ban removed: only with --estimand all-clans (one-clan keeps the card in the game for "
+                         "the other clans; its banned clan skips it: 'dealt')")
+    ban = ban or ("dealt" if one else "removed")
     if ban not in ("removed", "dealt"):
         raise UsageError(f"--ban {ban!r}; allowed: 'removed', 'dealt'")
     for a in ages or []:
@@ -304,14 +317,16 @@ def ablation(rs, card: str, ages: list[int] | None, ban: str, players: int):
         ids = [i for i in rs.card_ids(card) if not ages or int(rs.tables.card_age[i]) in ages]
         if not ids:
             raise RulesError(f"card {card!r} has no copy in age(s) {ages}")
-        rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids)
-        rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids) if ban == "dealt" else rs.without_card(card, ids)
+        rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids, one_clan=one)
+        rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids, one_clan=one) if ban == "dealt" else \
+            rs.without_card(card, ids)
         rs_b.check_players(players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     where = f" (ages {ages})" if ages else ""
-    rs_f.draft_note, rs_b.draft_note = f"forced: {card}{where}", f"banned ({ban}): {card}{where}"
-    return rs_f, rs_b
+    rs_f.draft_note = f"forced ({estimand}): {card}{where}"
+    rs_b.draft_note = f"banned ({estimand}, {ban}): {card}{where}"
+    return rs_f, rs_b, ban
 
 
 def one_deck(rs) -> bool:

@@ -187,7 +187,8 @@ def test_ablate_cli(tmp_path):
     more than the same clans without it; the holder count is what the forced arm drafted."""
     out = tmp_path / "abl"
     res = runner.invoke(app, ["ablate", "Tyr's Smite", "--age", "1", "--lineup", "greedy,quester,balanced,greedy",
-                              "--games", "4000", "--seed", "5", "--ban", "dealt", "--out", str(out)])
+                              "--games", "4000", "--seed", "5", "--estimand", "all-clans", "--ban", "dealt",
+                              "--out", str(out)])
     assert res.exit_code == 0, res.output
     t = pd.read_csv(out / "ablate.csv")
     held = t[(t["group"] == "drafted it (forced arm)") & (t["strategy"] == "(all)")].iloc[0]
@@ -197,12 +198,42 @@ def test_ablate_cli(tmp_path):
     drafted = d[(d["card"] == "Tyr's Smite") & (d["age"] == 1)]["n"].sum()
     assert held.n == drafted
     assert (out / "ablate.png").stat().st_size > 10_000
-    assert json.loads((out / "banned" / "run.json").read_text())["draft_rules"].startswith("banned (dealt)")
+    assert json.loads((out / "banned" / "run.json").read_text())["draft_rules"].startswith("banned (all-clans, dealt)")
     banned = Stats.load(out / "banned")["draft"]
     assert not ((banned["card"] == "Tyr's Smite") & (banned["age"] == 1)).any()
 
 
+def test_one_clan_ablation_binds_one_seat_per_game():
+    """--estimand one-clan (issue 16): the forced and banned marks bind only seat seed % P, for one
+    copy per age; every other clan drafts as usual (the card stays in the game for them)."""
+    from volva.analysis import session
+    from volva.analysis.runner import play_batch_frames
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
+    names = ["greedy", "quester", "balanced", "greedy"]
+    pols = [resolve(n) for n in names]
+    rs_f, rs_b, ban = session.ablation(load_ruleset(), "Tyr's Smite", None, None, 4)
+    assert ban == "dealt"
+    picks = {}
+    for arm, rs in (("forced", rs_f), ("banned", rs_b)):
+        fr = play_batch_frames(rs, names, pols, 9, 0, 800, True, None)
+        c = fr.clans
+        focal = c[(c["seed"].to_numpy(np.uint64) % np.uint64(4)) == c["seat"].to_numpy(np.uint64)]
+        assert len(focal) == 800 and focal["seat"].nunique() == 4  # one clan per game, every seat in turn
+        p = fr.picks[fr.picks["card"].astype(str) == "Tyr's Smite"].merge(c[["game_id", "seat", "seed"]])
+        p["focal"] = (p["seed"].to_numpy(np.uint64) % np.uint64(4)) == p["seat"].to_numpy(np.uint64)
+        picks[arm] = p
+    f, b = picks["forced"], picks["banned"]
+    assert not b["focal"].any() and (~b["focal"]).sum() > 100  # banned for one clan, drafted by the others
+    # forced: the focal clan takes it in (nearly) every game; the others still draft it by their own
+    # choice, less often (the focal's copy is one they did not get)
+    assert f[f["focal"]]["game_id"].nunique() > 0.85 * 800
+    assert 100 < (~f["focal"]).sum() < (~b["focal"]).sum()
+
+
 @pytest.mark.parametrize("args, needles", [
+    (["ablate", "Tyr's Smite", "--ban", "removed", "--games", "10"], ["--ban removed", "--estimand all-clans"]),
+    (["ablate", "Tyr's Smite", "--estimand", "half", "--games", "10"], ["--estimand 'half'", "one-clan", "all-clans"]),
     (["ablate", "Tyr Smite", "--games", "10"], ["unknown card 'Tyr Smite'", "Tyr's Smite"]),
     (["ablate", "Troll", "--age", "2", "--games", "10"], ["Troll", "no copy in age"]),
     (["ablate", "Troll", "--ban", "hidden", "--games", "10"], ["--ban 'hidden'", "removed", "dealt"]),

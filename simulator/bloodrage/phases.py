@@ -3,6 +3,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
@@ -57,11 +58,14 @@ def ruled_pick_nb(T, S, q, pack, n, kind, params):
     """Draft pick under the ablation rules of ``T.card_draft`` (volva ablate): a forced card in
     the pack is taken (the first one if several); banned cards are moved to the end of pack[:n]
     and the policy picks among the others (if every card is banned, the policy picks freely).
-    Returns the index in pack[:n]."""
+    Returns the index in pack[:n]. Whom the marks bind: core.draft_rules."""
+    bind = rules_bind_nb(T, S, q)
+    if bind == 0:
+        return draft_pick_nb(T, S, q, pack, n, kind, params)
     nb = 0
     for i in range(n):
         d = T.card_draft[pack[i]]
-        if d == E.DRAFT_FORCED:
+        if d == E.DRAFT_FORCED and bind == 1:
             return i
         if d == E.DRAFT_BANNED:
             nb += 1

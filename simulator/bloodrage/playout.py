@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core import enums as E
+from ..core.draft_rules import focal_seat_nb
 from .gods import draw_gods_nb, place_gods_nb
 from .invariants import checkpoint_nb
 from .phases import (
@@ -23,7 +24,7 @@ from .phases import (
     setup_nb,
     start_age_counters_nb,
 )
-from .state import G_AGE, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
+from .state import G_AGE, G_FIRST, G_FOCAL, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
 
 
 @njit(cache=True)
@@ -43,6 +44,7 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
     Final ranks land in S.rank (1 = winner).
     """
     init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
+    S.gs[G_FOCAL] = focal_seat_nb(T, seed, kinds.shape[0])
     setup_nb(T, S)
     if T.opts[E.OPT_GODS] == 1:
         draw_gods_nb(T, S)

@@ -67,6 +67,7 @@ TABLES_DTYPE = np.dtype([
     ("card_a", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # first parameter
     ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
     ("card_draft", np.int8, (MAX_CARDS,)),  # DRAFT_FREE / DRAFT_FORCED / DRAFT_BANNED (volva ablate)
+    ("draft_one", np.int32),  # 1: the draft rules bind one clan per game (seat seed % P), one copy per age
     ("draft_rules", np.int32),  # 1 if any card_draft entry is not DRAFT_FREE
     ("opts", np.int32, (E.N_OPTIONS,)),  # rule options (OPT_* indices)
     ("n_gods", np.int32),  # gods in gods.toml
@@ -125,9 +126,10 @@ class Ruleset(CardLookup):
     def n_cards(self) -> int:
         return len(self.card_names)
 
-    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> Ruleset:
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None, one_clan: bool = False) -> Ruleset:
         """A copy whose card ``name`` (all ages, or the rows ``ids``) is drafted under ``rule``
-        (enums.DRAFT_FORCED: a clan must draft it when it holds it; DRAFT_BANNED: never drafted).
+        (enums.DRAFT_FORCED: a clan must draft it when it holds it; DRAFT_BANNED: never drafted);
+        ``one_clan``: the rule binds one clan per game for one copy per age (core.draft_rules).
         Raises RulesError for an unknown card."""
         import copy
         ids = self.card_ids(name) if ids is None else list(ids)
@@ -136,6 +138,7 @@ class Ruleset(CardLookup):
         t = out.tables_arr[0]
         t.card_draft[ids] = rule
         t.draft_rules = int(np.any(t.card_draft != E.DRAFT_FREE))
+        t.draft_one = int(one_clan)
         return out
 
     def without_card(self, name: str, ids: list[int] | None = None) -> Ruleset:

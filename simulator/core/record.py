@@ -18,7 +18,8 @@ G_LOG_LOST = 8  #: log rows dropped for lack of room
 G_CHECK = 9  #: 1 to check invariants after every action and phase
 G_VIOLATION = 10  #: first invariant violated (the engine's INV_* code, core.enums ranges), 0 none
 G_VIOLATION_AT = 11  #: Action-phase turn count when it was seen
-N_HEADER = 12  #: first index an engine may use for its own scalars
+G_FOCAL = 12  #: the seat a one-clan draft rule applies to (volva ablate --estimand one-clan); -1: every seat
+N_HEADER = 13  #: first index an engine may use for its own scalars
 
 # Invariant-violation codes are namespaced per engine, so a Rainbow Bridge game's codes say which
 # engine raised them: Blood Rage 1..31, Blood Rage: Valhalla 33..63 (each engine's invariants.py).

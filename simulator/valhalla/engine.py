@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .board import (
     add_glory_nb,
@@ -133,9 +134,12 @@ def god_arrives_nb(T, S):
 @njit(cache=True)
 def _ruled_pick_nb(T, S, q, pack, n, kind, params):
     """Pick under the ablation rules (T.card_draft): a forced card is taken; banned ones are
-    skipped unless every card left is banned."""
+    skipped unless every card left is banned. Whom the marks bind: core.draft_rules."""
+    bind = rules_bind_nb(T, S, q)
+    if bind == 0:
+        return draft_pick_nb(T, S, q, pack, n, kind, params)
     for i in range(n):
-        if T.card_draft[pack[i]] == E.DRAFT_FORCED:
+        if T.card_draft[pack[i]] == E.DRAFT_FORCED and bind == 1:
             return i
     if T.draft_rules == 0:
         return draft_pick_nb(T, S, q, pack, n, kind, params)

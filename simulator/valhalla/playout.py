@@ -4,6 +4,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core import enums as E
+from ..core.draft_rules import focal_seat_nb
 from .engine import (
     action_phase_nb,
     draft_nb,
@@ -17,7 +18,18 @@ from .engine import (
     valor_phase_nb,
 )
 from .invariants import INV_UNFINISHED, checkpoint_nb
-from .state import G_AGE, G_CHECK, G_FIRST, G_PHASE, G_TURNS, G_VIOLATION, VSTATE_DTYPE, init_state_nb, log_nb
+from .state import (
+    G_AGE,
+    G_CHECK,
+    G_FIRST,
+    G_FOCAL,
+    G_PHASE,
+    G_TURNS,
+    G_VIOLATION,
+    VSTATE_DTYPE,
+    init_state_nb,
+    log_nb,
+)
 
 
 @njit(cache=True)
@@ -33,6 +45,7 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on, gin):
     Arrives, Draft, Action, Quest, Prove Valor, Release Warriors; End of Game) into S.
     gin: the game's setup record (api.GAME_IN_DTYPE: god plan, starting Glory, Reward Cards)."""
     init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
+    S.gs[G_FOCAL] = focal_seat_nb(T, seed, kinds.shape[0])
     setup_nb(T, S, gin.god_plan, gin.start)
     give_rewards_nb(S, gin.rewards)
     for age in range(1, 4):

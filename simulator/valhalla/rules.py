@@ -67,6 +67,7 @@ VTABLES_DTYPE = np.dtype([
     ("card_op", np.int16, (MAXC, 2)),
     ("card_a", np.int16, (MAXC, 2)),
     ("card_draft", np.int8, (MAXC,)),  # DRAFT_FREE / FORCED / BANNED
+    ("draft_one", np.int32),  # 1: the draft rules bind one clan per game (seat seed % P), one copy per age
     ("draft_rules", np.int32),
 ], align=True)
 
@@ -154,11 +155,12 @@ class VRuleset(CardLookup):
         if int(t.n_gods) < E.VH_GODS_IN_PLAY:
             raise RulesError(f"gods.toml: {int(t.n_gods)} gods; allowed: at least {E.VH_GODS_IN_PLAY}")
 
-    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None) -> VRuleset:
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None, one_clan: bool = False) -> VRuleset:
         ids = ids if ids is not None else self.card_ids(name)
         arr = self.tables_arr.copy()
         arr[0].card_draft[ids] = rule
         arr[0].draft_rules = 1
+        arr[0].draft_one = int(one_clan)
         label = {E.DRAFT_FORCED: "forced", E.DRAFT_BANNED: "banned"}.get(rule, "free")
         return replace(self, tables_arr=arr, draft_note=f"{name}: {label}")
 

@@ -14,6 +14,7 @@ from ..core.record import (  # noqa: F401
     G_CAPPED,
     G_CHECK,
     G_FIRST,
+    G_FOCAL,
     G_LOG_LOST,
     G_LOG_N,
     G_LOG_ON,
