@@ -100,6 +100,16 @@ def test_planted_card_is_found(tmp_path):
     assert top.ata_b < 1.2 < top.ata_a
 
 
+def _compare(tmp_path, patch_text: str, lineup: str, *args):
+    """``volva compare`` of a patch written to tmp_path/patch.toml into tmp_path/cmp: (out, result)."""
+    p = tmp_path / "patch.toml"
+    p.write_text(patch_text)
+    out = tmp_path / "cmp"
+    res = runner.invoke(app, ["compare", "--patch", str(p), "--lineup", lineup, *args, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out, res
+
+
 @pytest.mark.slow
 def test_planted_card_is_found_by_its_worth_to_holders(tmp_path):
     """Issue 16 (stats-audit §4): in a lineup of four strategies, Tyr's Bash patched from +2 to +20
@@ -107,12 +117,8 @@ def test_planted_card_is_found_by_its_worth_to_holders(tmp_path):
     change of ``volva compare`` (compare_card_value.csv: the holders' paired change minus the
     strategy's other clans') flags it for every strategy and ranks it first among the flagged
     cards of each; the change of IWD flags it for one of the four."""
-    p = tmp_path / "bash20.toml"
-    p.write_text('"Tyr\'s Bash".value = 20\n')
-    out = tmp_path / "cmp"
-    res = runner.invoke(app, ["compare", "--patch", str(p), "--lineup", "greedy,thor-warlord,balanced,quester",
-                              "--games", "10000", "--seed", "401", "--out", str(out)])
-    assert res.exit_code == 0, res.output
+    out, _ = _compare(tmp_path, '"Tyr\'s Bash".value = 20\n', "greedy,thor-warlord,balanced,quester", "--games",
+                      "10000", "--seed", "401")
     v = pd.read_csv(out / "compare_card_value.csv")
     for s, g in v.groupby("strategy"):
         bash = g[g["card"] == "Tyr's Bash"].iloc[0]
@@ -149,12 +155,9 @@ def test_null_comparison_flags_no_card():
 def test_compare_cli_noop_patch_changes_nothing(tmp_path):
     """A patch that changes only a card's description plays the very same games: every paired
     difference is 0 and no card is flagged; both arms are report-ready run directories."""
-    p = tmp_path / "noop.toml"
-    p.write_text('"Troll".effect = "Reworded, same opcode."\n')
-    out = tmp_path / "cmp"
-    res = runner.invoke(app, ["compare", "--patch", str(p), "--lineup", "greedy,quester,balanced,random",
-                              "--games", "400", "--batch-size", "150", "--out", str(out)])
-    assert res.exit_code == 0, res.output
+    out, res = _compare(tmp_path, '"Troll".effect = "Reworded, same opcode."\n', "greedy,quester,balanced,random",
+                        "--games", "400", "--batch-size", "150")
+    p = tmp_path / "patch.toml"
     s = pd.read_csv(out / "compare_strategy.csv")
     assert (s["d_win"] == 0).all() and (s["d_glory"] == 0).all() and (s["n"] == 400).all()
     c = pd.read_csv(out / "compare_card_iwd.csv")
