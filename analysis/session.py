@@ -265,12 +265,14 @@ def populations(specs: list[str], lineup: str | None, players: int, option: list
 def patched_cards(patch: list[Path]) -> list[str]:
     """The card names a list of patch files changes (their top-level keys), in order."""
     import tomllib
+
+    from volva.simulator.core.loading import toml_bytes
     out = []
     for f in patch:
         try:
             with open(f, "rb") as fh:
-                out += [k for k in tomllib.load(fh) if k not in out]
-        except (OSError, tomllib.TOMLDecodeError):
+                out += [k for k in toml_bytes(fh.read()) if k not in out]
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             pass  # variant() has reported it already
     return out
 
@@ -450,6 +452,7 @@ def refine_doc(path: Path, engine: str) -> dict:
     checked by the engine's parser. Raises UsageError."""
     import tomllib
 
+    from volva.simulator.core.loading import toml_bytes
     from volva.strategies.lineup import resolve_for, strategy_file
     if Path(path).is_dir():
         raise UsageError(f"--refine {str(path)!r}: is a directory; allowed: a strategy file (*.toml)")
@@ -464,7 +467,7 @@ def refine_doc(path: Path, engine: str) -> dict:
     try:
         resolve_for(engine)(str(f))
         with open(f, "rb") as fh:
-            return tomllib.load(fh)
+            return toml_bytes(fh.read())
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"--refine: {exc} (is it a strategy file of another rule set than --ruleset's, "
                          f"{engine}?)") from None
@@ -475,9 +478,9 @@ def tune_setup(ruleset: str, players: int, league: str | None, name: str, option
     every strategy of the engine's library but random (tuned ones included); the start documents
     are the league's strategy files. Raises UsageError."""
     import re
-    import tomllib
 
     from volva.analysis.tune import League
+    from volva.simulator.core.loading import toml_bytes
     from volva.strategies.lineup import library, resolve_for, strategy_file
     from volva.strategies.space import space_for
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
@@ -504,6 +507,6 @@ def tune_setup(ruleset: str, players: int, league: str | None, name: str, option
         f = strategy_file(rs.engine, n)
         if f is not None:
             with open(f, "rb") as fh:
-                docs.append(tomllib.load(fh))
+                docs.append(toml_bytes(fh.read()))
     return rs, space, League(names, pols), docs
 

@@ -110,16 +110,15 @@ def show_blood_rage(name: str) -> tuple[str, str, str | None, list[str], list[tu
 
 def show_valhalla(name: str) -> tuple[str, str, str | None, list[str], list[tuple]]:
     """``volva strategies show --ruleset valhalla``: as :func:`show_blood_rage`. Raises ValueError."""
-    import tomllib
-
     from volva.simulator.core import enums as E
+    from volva.simulator.core.loading import toml_bytes
     from volva.strategies import valhalla as vh
     key = name.strip()
     kind, params = vh.resolve(key)
     path = vh.library_files().get(key) or (Path(key) if key.endswith(".toml") else None)
     plan = (vh.DESCRIPTIONS | vh.library_plans()).get(key, "")
     if path is not None and not plan:
-        plan = tomllib.loads(Path(path).read_text()).get("plan", "")
+        plan = toml_bytes(Path(path).read_bytes()).get("plan", "")
     head = f"{key}  ({path if path else 'built-in'})"
     if kind == E.VPOL_RANDOM:
         return head, plan, None, [], []
@@ -134,11 +133,10 @@ def validate_blood_rage(path: Path) -> str:
 
 
 def validate_valhalla(path: Path) -> str:
-    import tomllib
-
+    from volva.simulator.core.loading import toml_bytes
     from volva.strategies.valhalla import load_strategy_file
     if Path(path).is_dir():
         raise ValueError(f"{path}: is a directory; allowed: a strategy file (*.toml)")
     load_strategy_file(str(path))
-    return tomllib.loads(Path(path).read_text()).get("name", Path(path).stem)
+    return toml_bytes(Path(path).read_bytes()).get("name", Path(path).stem)
 

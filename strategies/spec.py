@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from volva.simulator.core import enums as E
+from volva.simulator.core.loading import toml_bytes
 
 LIBRARY = Path(__file__).parent / "library"
 
@@ -180,7 +181,7 @@ def load_strategy(path, card_names: list[str]) -> Strategy:
     path = Path(path)
     try:
         with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
+            doc = toml_bytes(fh.read())
     except FileNotFoundError:
         raise StrategyError(f"{path}: file not found") from None
     except IsADirectoryError:

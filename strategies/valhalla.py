@@ -41,21 +41,21 @@ LIBRARY = Path(__file__).parent / "library" / "valhalla"  #: strategy files name
 
 def library_files() -> dict[str, Path]:
     """name (the file's ``name`` key, else its stem) -> path of strategies/library/valhalla/*.toml."""
-    import tomllib
+    from volva.simulator.core.loading import toml_bytes
     out = {}
     for f in sorted(LIBRARY.glob("*.toml")):
         with open(f, "rb") as fh:
-            out[tomllib.load(fh).get("name", f.stem)] = f
+            out[toml_bytes(fh.read()).get("name", f.stem)] = f
     return out
 
 
 def library_plans() -> dict[str, str]:
     """name -> plan of the library files."""
-    import tomllib
+    from volva.simulator.core.loading import toml_bytes
     out = {}
     for n, f in library_files().items():
         with open(f, "rb") as fh:
-            out[n] = tomllib.load(fh).get("plan", f"strategy file {f.name}")
+            out[n] = toml_bytes(fh.read()).get("plan", f"strategy file {f.name}")
     return out
 
 

@@ -372,7 +372,7 @@ def read_card_rows(path: Path) -> list[dict]:
     """cards.csv -> list of row dicts (strings), each with '_file' and '_entry' for error messages.
     Raises RulesError for a missing, unreadable or headerless file."""
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         raise RulesError(f"{path}: file not found") from None

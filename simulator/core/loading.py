@@ -35,13 +35,19 @@ def field_error(file, entry, fld, msg):
     raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
 
 
+def toml_bytes(data: bytes) -> dict:
+    """Parse TOML from the bytes of a file; a UTF-8 byte-order mark (some Windows editors write one)
+    is read like none. Raises UnicodeDecodeError or tomllib.TOMLDecodeError."""
+    return tomllib.loads(data.decode("utf-8-sig"))
+
+
 def read_toml(path: Path, error: type = None) -> dict:
     """Parse a TOML file; raises ``error`` (default RulesError) naming the file for a missing,
     unreadable, non-UTF-8 or malformed file."""
     error = error or RulesError
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            return toml_bytes(fh.read())
     except FileNotFoundError:
         raise error(f"{path}: file not found") from None
     except IsADirectoryError:

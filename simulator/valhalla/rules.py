@@ -328,7 +328,7 @@ def load_rules(path: Path, options: dict | None):
 def read_card_rows(path: Path) -> list[dict]:
     """cards.csv -> row dicts (lines starting with '#' are comments), with '_entry' for errors."""
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             lines = [ln for ln in fh if not ln.startswith("#")]
     except FileNotFoundError:
         raise RulesError(f"{path}: file not found") from None

@@ -1,0 +1,55 @@
+"""Inputs read like their authors meant them (issue 15): a UTF-8 byte-order mark, which some
+Windows editors write at the start of a text file, changes nothing in any file Volva reads."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+BOM = b"\xef\xbb\xbf"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def with_bom(src: Path, dst: Path) -> Path:
+    dst.write_bytes(BOM + src.read_bytes())
+    return dst
+
+
+def test_toml_files_with_a_bom_read_like_without(tmp_path):
+    from volva.analysis.experiment import load_experiment
+    from volva.simulator.core.loading import read_toml
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.spec import load_strategy
+    src = ROOT / "strategies" / "library" / "thor-warlord.toml"
+    bom = with_bom(src, tmp_path / "s.toml")
+    assert read_toml(bom) == read_toml(src)
+    names = list(load_ruleset().card_names)
+    a, b = load_strategy(bom, names), load_strategy(src, names)
+    assert (a.name, a.plan, a.kind) == (b.name, b.plan, b.kind) and (a.params == b.params).all()
+    exp = tmp_path / "e.toml"
+    exp.write_bytes(BOM + b'name = "x"\ngames = 10\nlineup = ["greedy", "greedy", "greedy", "greedy"]\n')
+    assert load_experiment(exp).games == 10
+
+
+@pytest.mark.parametrize("engine", ["bloodrage", "valhalla"])
+def test_cards_csv_with_a_bom_reads_like_without(engine, tmp_path):
+    import importlib
+    rules = importlib.import_module(f"volva.simulator.{engine}.rules")
+    src = ROOT / "simulator" / "data" / ("valhalla" if engine == "valhalla" else "blood-rage") / "cards.csv"
+    bom = with_bom(src, tmp_path / "cards.csv")
+    a, b = rules.read_card_rows(src), rules.read_card_rows(bom)
+    strip = [{k: v for k, v in r.items() if not k.startswith("_")} for r in a]
+    assert strip == [{k: v for k, v in r.items() if not k.startswith("_")} for r in b]
+
+
+def test_a_patch_with_a_bom_plays(tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    p = tmp_path / "p.toml"
+    p.write_bytes(BOM + b"\"Tyr's Smite\".value = 4\n")
+    res = CliRunner().invoke(app, ["run", "--patch", str(p), "--games", "8", "--no-keep-rows", "--out",
+                                   str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    shutil.rmtree(tmp_path / "r")
