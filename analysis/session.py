@@ -112,6 +112,9 @@ def _check_modules(ruleset: str, opts: dict) -> None:
 
 # --------------------------------------------------------------------------- rule set and lineup
 
+DEFAULT_RULESET = "blood-rage"  #: --ruleset's default
+
+
 def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: str, patch=None,
           sweep: str | None = None, mode: str | None = None):
     """Validate the common arguments -> (rule set, names, [(kind, params)]). Raises UsageError.
@@ -122,6 +125,9 @@ def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: 
     if mode is not None:
         if mode not in MODES:
             raise UsageError(f"--mode {mode!r}; allowed: {', '.join(sorted(MODES))}")
+        if ruleset != DEFAULT_RULESET:  # a mode names its own rule sets; do not ignore the user's silently
+            raise UsageError(f"--ruleset {ruleset}: not with --mode {mode}, which plays its own rule sets; "
+                             "drop --ruleset")
         return MODES[mode](players, lineup, options, patch, sweep)
     from volva.simulator.core.loading import RulesError
     from volva.simulator.engines import load_ruleset

@@ -96,7 +96,7 @@ def engine_of(name: str, data_dir: Path = DATA_DIR) -> Engine:
         return _ENGINES[_RULESETS[name]]
     root = Path(data_dir) / name
     if not root.is_dir():
-        raise RulesError(f"unknown rule set {name!r}; allowed: {names()}")
+        raise RulesError(f"unknown rule set {name!r}; allowed: {', '.join(names())}")
     eng = load_toml(root / "rules.toml").get("engine", "blood-rage") if (root / "rules.toml").is_file() \
         else "blood-rage"
     if eng not in _ENGINES:

@@ -53,3 +53,20 @@ def test_a_patch_with_a_bom_plays(tmp_path):
                                    str(tmp_path / "r")])
     assert res.exit_code == 0, res.output
     shutil.rmtree(tmp_path / "r")
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--ruleset", "bogus"], ["unknown rule set 'bogus'; allowed: blood-rage, valhalla"]),
+    (["--mode", "rainbow-bridge", "--ruleset", "valhalla"], ["--ruleset valhalla", "--mode rainbow-bridge"]),
+])
+def test_rule_set_arguments_are_refused_in_one_line(args, needles, tmp_path):
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    res = CliRunner().invoke(app, ["run", *args, "--games", "5", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+    assert not (tmp_path / "r").exists()

@@ -478,7 +478,7 @@ def load_blood_rage(name: str = "blood-rage", options: dict | None = None,
     root = data_dir / name
     if not root.is_dir():
         known = sorted(p.name for p in data_dir.iterdir() if p.is_dir())
-        raise RulesError(f"unknown rule set {name!r}; allowed: {known}")
+        raise RulesError(f"unknown rule set {name!r}; allowed: {', '.join(known)}")
     pnames, fnames, regions, villages, region, adj, fjord_prov, prov_fjord = _load_board(root / "board.toml")
     track_sets, r = _load_rules(root / "rules.toml")
     opts = dict(r.pop("options"))
