@@ -250,10 +250,21 @@ def by_strategy(st: Stats) -> pd.DataFrame:
     seat) is ``fixed``."""
     c = st["clans"]
     out = rate_table(c, ["strategy"], block_sums(st, ["strategy"]))
-    extra = c.groupby("strategy", sort=True)[["n", "figs", "legendary"]].sum()
+    extra = c.groupby("strategy", sort=True)[["n", "figs", "legendary", "tied"]].sum()
+    # ties split the win: 'wins' are win shares; a shared first place is counted here
+    out["shared_wins"] = extra["tied"].to_numpy()
+    out["shared_win_rate"] = (extra["tied"] / extra["n"]).to_numpy()
     out["figures_at_ragnarok"] = (extra["figs"] / extra["n"]).to_numpy()
     out["legendary"] = (extra["legendary"] / extra["n"]).to_numpy()
     return out
+
+
+def shared_firsts(st: Stats) -> dict:
+    """Games that ended in a shared first place: {'games', 'shared', 'rate'} (shared = Σ of the tied
+    winners' shares, each such game contributing 1)."""
+    c = st["clans"]
+    shared = float(c["tied_w"].sum()) / WIN_UNIT if len(c) else 0.0
+    return {"games": st.games, "shared": int(round(shared)), "rate": shared / st.games if st.games else float("nan")}
 
 
 def by_seat(st: Stats) -> pd.DataFrame:

@@ -45,7 +45,9 @@ drafted by one clan is a copy the others did not get). In ``h2h`` per block: m_b
 (row strategy, opponent), a_b their ``ahead2``, w_b the row's wins summed over the pairs; ``pairs``
 = seat pairs, ``games`` = games where both played.
 
-``legendary`` counts a clan's stats on step 4 or higher (001 "legendary levels": +10/+20
+``tied`` counts the clans that shared first place (win share strictly between 0 and 1) and
+``tied_w`` their win shares (x60): over all clans it sums to 60 x the games with a shared first
+place. ``legendary`` counts a clan's stats on step 4 or higher (001 "legendary levels": +10/+20
 Glory).  ``god_pair``: the two gods with most cards among the clan's draft picks (all
 ages), ties broken by god order (odin, thor, tyr, loki, frigga, heimdall); one god if it
 drafted only one god's cards, ``(none)`` if none (docs/rulings.md R39).  In ``h2h``,
@@ -83,7 +85,7 @@ CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
 BLOCK_SUMS = ["c_G", "c_TT", "c_WW", "c_WT"]  #: per group: blocks, sums of T_b², W_b², W_b T_b
 ALL = "*"  #: the 'blocks' table's strategy for every strategy (a lineup cannot name a strategy '*')
 SUMS = {
-    "clans": ["n", "w", "g", "g2", "figs", "legendary", *[f"s_{s}" for s in SOURCES],
+    "clans": ["n", "w", "g", "g2", "figs", "legendary", "tied", "tied_w", *[f"s_{s}" for s in SOURCES],
               *[f"q_{s}" for s in SOURCES]],
     "blocks": BLOCK_SUMS,
     "levels": ["n", "w", "g", "g2", *BLOCK_SUMS], "paths": ["n", "w", "g", "g2", *BLOCK_SUMS],
@@ -391,7 +393,9 @@ class Stats:
         bkey = clans["seed"].to_numpy(np.uint64) if "seed" in clans else gid
         block = np.unique(bkey, return_inverse=True)[1].reshape(-1).astype(np.int64)
         t = {}
-        cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary)
+        tied = (w > 0) & (w < WIN_UNIT)  # a clan sharing first place (ties split the win)
+        cv = dict(vals, figs=clans["figures_at_ragnarok"].to_numpy(np.int64), legendary=legendary,
+                  tied=tied.astype(np.int64), tied_w=np.where(tied, w, 0))
         for s in SOURCES:
             v = clans[f"glory_{s}"].to_numpy(np.int64)
             cv[f"s_{s}"], cv[f"q_{s}"] = v, v * v

@@ -31,6 +31,9 @@ def win_tables(st) -> list:
             t.add_row(label, f"{int(r.n):,}", f"{r.win_rate:.4f}",
                       ci_text(r), f"{exp:.4f}", f"{r.mean_glory:.2f}")
         tables.append(t)
+    sf = agg.shared_firsts(st)
+    tables.append(f"{sf['shared']:,} of {sf['games']:,} games ({sf['rate']:.2%}) ended in a shared first place "
+                  "(ties split the win: win rates are sums of win shares)")
     shape = shape_table(st)
     if shape is not None:
         tables.append(shape)

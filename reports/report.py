@@ -364,8 +364,12 @@ def _read_run_json(run_dir: Path) -> dict:
     return meta
 
 
+#: output names of win shares (ties split the win, so a sum of shares is not a count of games)
+SHARE_NAMES = {"wins": "win_shares", "wins_drafted": "win_shares_drafted", "wins_not": "win_shares_not"}
+
+
 def _fmt_table(df: pd.DataFrame, pct: tuple = (), floats: dict | None = None) -> str:
-    d = df.copy()
+    d = df.rename(columns=SHARE_NAMES)
     for c in pct:
         if c in d:
             d[c] = d[c].map(lambda v: "" if pd.isna(v) else f"{v:.2%}")
@@ -381,7 +385,8 @@ def _fmt_table(df: pd.DataFrame, pct: tuple = (), floats: dict | None = None) ->
 
 
 _RATE_PCT = ("win_rate", "ci_low", "ci_high", "expected")
-_RATE_FL = {"wins": ",.1f", "se": ".4f", "mean_glory": ".2f", "glory_ci_low": ".2f", "glory_ci_high": ".2f"}
+_RATE_FL = {"win_shares": ",.1f", "shared_win_rate": ".2%", "se": ".4f", "mean_glory": ".2f", "glory_ci_low": ".2f",
+            "glory_ci_high": ".2f"}
 
 _CSS = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}
@@ -545,7 +550,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
                       ("game_shape.csv", "shape_clan"), ("game_shape_per_game.csv", "shape_game")):
         df = res.get(key)
         if df is not None and len(df):
-            df.to_csv(out_dir / name, index=False)
+            df.rename(columns=SHARE_NAMES).to_csv(out_dir / name, index=False)
             written.append(out_dir / name)
 
     html_path = out_dir / "report.html"
@@ -624,7 +629,11 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
     at = _term(st, "board_count_at")
     strat = res["strategy"].rename(columns={"figures_at_ragnarok": "figures_at_" + "_".join(at.lower().split())}) \
         if at != "Ragnarök" else res["strategy"]
+    sf = agg.shared_firsts(st)
     parts += ["<h2>Strategies</h2>", fig_block("strategy_summary.png"),
+              f"<p class='note'>Ties split the win: <i>win_shares</i> sums each clan's share (1/k for k clans "
+              f"tied first). {sf['shared']:,} of {sf['games']:,} games ({sf['rate']:.2%}) ended in a shared first "
+              "place; <i>shared_wins</i> counts a strategy's clans among the tied winners.</p>",
               _fmt_table(strat, _RATE_PCT, {**_RATE_FL, "figures_at_ragnarok": ".2f", "figures_at_prove_valor": ".2f",
                                             "legendary": ".2f"}),
               fig_block("head_to_head.png"),

@@ -311,3 +311,15 @@ def test_cli_error_is_one_line(tmp_path):
     assert res.exit_code == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "unknown card 'Nope'" in lines[0]
+
+
+def test_tie_break_reads_rage_left_at_the_end_of_the_last_action_phase(tmp_path):
+    """DIGEST §1.5 End of game: the tie-break is the Rage left at the end of the last Action phase,
+    which a scenario sets with ``rage_end`` (not ``rage``, the Rage now); with tie_break = 'shared'
+    both clans are first (issue 15)."""
+    r = run_scenario(HERE / "tie_break_rage_end.toml")
+    assert [c["rank"] for c in r["clans"]] == [2, 1]  # and its [expect] held (a failed one raises)
+    text = (HERE / "tie_break_rage_end.toml").read_text()
+    text = text.replace("players = 2", 'players = 2\noptions = { tie_break = "shared" }')
+    r = run_scenario(write(tmp_path, text.replace("clan.0.rank = 2", "clan.0.rank = 1")))
+    assert [c["rank"] for c in r["clans"]] == [1, 1]

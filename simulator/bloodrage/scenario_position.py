@@ -20,7 +20,7 @@ ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacri
 PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
 TOP_KEYS = ("ruleset", "players", "age", "first_player", "seed", "options", "destroyed", "pillaged",
             "tokens", "doom", "gods", "clan", "step", "expect")
-CLAN_KEYS = ("stats", "rage", "glory", "hand", "upgrades", "quests", "figures")
+CLAN_KEYS = ("stats", "rage", "rage_end", "glory", "hand", "upgrades", "quests", "figures")
 STEP_KEYS = {
     "invade": ("clan", "action", "figure", "to", "choices"),
     "march": ("clan", "action", "from", "to", "figures", "choices"),
@@ -278,6 +278,8 @@ class ScenarioPosition:
         for s, name in enumerate(E.STAT_NAMES):
             S.stat[p, s] = self.int_(st, name, f"{F}.stats.{name}", 1, E.N_STEPS, 1) - 1
         S.rage[p] = self.int_(c, "rage", f"{F}.rage", 0, 999, int(T.track[E.STAT_RAGE, S.stat[p, E.STAT_RAGE]]))
+        # the tie-break reads the Rage left at the end of the latest Action phase (DIGEST §1.5 End of game)
+        S.rage_end[p] = self.int_(c, "rage_end", f"{F}.rage_end", 0, 999, int(S.rage[p]))
         S.glory[p, :] = 0
         S.glory[p, E.G_BATTLE] = self.int_(c, "glory", f"{F}.glory", 0, 10 ** 6, 0)
         hand = self.strlist(c.get("hand", []), f"{F}.hand")
