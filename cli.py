@@ -160,10 +160,12 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _main(
+    ctx: typer.Context,
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                                     help="Print the Volva, Python, numpy and numba versions.")] = False,
 ) -> None:
     """Volva: Monte Carlo balance analyser for the board game Blood Rage."""
+    ctx.call_on_close(session.release_locks)  # the output directory's lock ends with the command
 
 
 # --------------------------------------------------------------------------- output helpers
@@ -282,6 +284,8 @@ def run(
         rs, names, pols = session.setup(players, lineup, option, ruleset, patch, sweep, mode)
         if not resume:
             session.check_out(out, force)
+        elif out.is_dir():
+            session.lock_out(out)
         session.set_threads(threads)
     _warn(session.sweep_warning(rs, names, games, rotate))
     run_ = play.Run(rs, names, pols, players, games, seed, batch_size, option, rotate)
@@ -384,6 +388,8 @@ def study(
         rs, names, pols, option = session.setup_experiment(exp, experiment)
         if not resume:
             session.check_out(out, force)
+        elif out.is_dir():
+            session.lock_out(out)
         session.set_threads(threads)
     _warn(session.sweep_warning(rs, names, exp.games, exp.rotate))
     run_ = play.Run(rs, names, pols, exp.players, exp.games, exp.seed, exp.batch_size, option, exp.rotate)

@@ -416,11 +416,48 @@ def set_threads(threads: int | None) -> None:
         raise UsageError(f"--threads {threads}: {exc}") from None
 
 
+_LOCKS: dict = {}  # resolved directory -> open descriptor locked until the process ends
+
+
+def lock_out(out: Path) -> None:
+    """Hold an exclusive lock on the existing directory ``out`` itself (``fcntl.flock`` on its
+    descriptor: no lock file is left behind) until this process ends, so two commands never write
+    one directory at once. Raises UsageError when another process holds it."""
+    import fcntl
+    import os
+    key = out.resolve()
+    if key in _LOCKS:
+        return
+    try:
+        fd = os.open(out, os.O_RDONLY)
+    except OSError as exc:
+        raise UsageError(f"--out {str(out)!r} is not a readable directory: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise UsageError(f"--out {str(out)!r}: another volva command is writing there (it holds the "
+                         "directory's lock); wait for it to finish or choose another directory") from None
+    if not _LOCKS:
+        import atexit
+        atexit.register(release_locks)
+    _LOCKS[key] = fd
+
+
+def release_locks() -> None:
+    """Release every output-directory lock this process holds (a command's end)."""
+    import os
+    while _LOCKS:
+        os.close(_LOCKS.popitem()[1])
+
+
 def check_out(out: Path, force: bool = False) -> None:
-    """Create ``out`` if needed and prove it is a writable directory holding no earlier results
-    (unless ``force``, which removes them). Raises UsageError."""
+    """Create ``out`` if needed, lock it (:func:`lock_out`) and prove it is a writable directory
+    holding no earlier results (unless ``force``, which removes them). Raises UsageError."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
+    if out.is_dir():
+        lock_out(out)  # before looking at (or removing) what another command may be writing
     held = [f for f in RESULT_FILES if (out / f).exists()]
     pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and any(
         (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]  # --population folders
@@ -430,6 +467,7 @@ def check_out(out: Path, force: bool = False) -> None:
                          "choose a new directory or pass --force to replace them")
     try:
         out.mkdir(parents=True, exist_ok=True)
+        lock_out(out)
         with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
             pass
         if force:  # replace: earlier results (and a report made from them) would no longer match

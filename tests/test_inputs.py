@@ -70,3 +70,36 @@ def test_rule_set_arguments_are_refused_in_one_line(args, needles, tmp_path):
     for n in needles:
         assert n in lines[0], lines[0]
     assert not (tmp_path / "r").exists()
+
+
+def test_two_commands_into_one_directory_are_refused_by_a_lock(tmp_path):
+    """Issue 15: a second command writing into an output directory another process is writing is
+    refused in one line, before it reads or removes anything (not interleaved)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from typer.testing import CliRunner
+
+    from volva.cli import app
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "run.json").write_text("{}")  # the other command's file: must survive
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import fcntl, os, time
+        fd = os.open({str(out)!r}, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        print("locked", flush=True)
+        time.sleep(60)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        res = CliRunner().invoke(app, ["run", "--games", "5", "--force", "--out", str(out)])
+        assert res.exit_code == 2
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and "another volva command is writing there" in lines[0], res.stderr
+        assert (out / "run.json").read_text() == "{}"
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
