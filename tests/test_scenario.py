@@ -323,3 +323,19 @@ def test_tie_break_reads_rage_left_at_the_end_of_the_last_action_phase(tmp_path)
     text = text.replace("players = 2", 'players = 2\noptions = { tie_break = "shared" }')
     r = run_scenario(write(tmp_path, text.replace("clan.0.rank = 2", "clan.0.rank = 1")))
     assert [c["rank"] for c in r["clans"]] == [1, 1]
+
+
+def test_expect_checks_lengths_membership_and_ranges(tmp_path):
+    """Issue 15: [expect] checks more than exact values; every failing check is named."""
+    base = (HERE / "tie_break_rage_end.toml").read_text().split("[expect]")[0]
+    good = base + ('[expect]\nclan.0.glory = { ">=" = 10, "<=" = 10 }\nclan.1.rank = { in = [1] }\n'
+                   'clan.0.rank = { "!=" = 1, ">" = 1 }\nclan.0.hand = { len = 0 }\n')
+    run_scenario(write(tmp_path, good))  # raises if any check fails
+    bad = base + ('[expect]\nclan.0.glory = { ">" = 10 }\nclan.0.hand = { contains = "Tyr\'s Smite" }\n'
+                  'clan.1.rank = { in = [2, 3] }\nclan.1.hand = { len = 2 }\n')
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(write(tmp_path, bad))
+    msg = str(e.value)
+    assert "4 expectation(s) failed" in msg and "clan.0.glory: expected > 10, actual 10" in msg
+    assert "clan.0.hand: expected contains \"Tyr's Smite\", actual []" in msg
+    assert "clan.1.rank: expected in [2, 3], actual 1" in msg and "clan.1.hand: expected len 2, actual length 0" in msg

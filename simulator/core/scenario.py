@@ -2,13 +2,21 @@
 result (docs/scenarios.md, "Expectations")."""
 from __future__ import annotations
 
+#: operators of a check table (``glory = { ">=" = 10 }``, ``hand = { contains = "Tyr's Smite" }``)
+OPS = ("len", "contains", "in", ">=", "<=", ">", "<", "!=")
+
+
+def _is_check(v) -> bool:
+    return isinstance(v, dict) and bool(v) and all(k in OPS for k in v)
+
 
 def _flatten(d, prefix=""):
-    """[expect] table -> [(dotted path, expected value)]; nested tables are walked to their leaves."""
+    """[expect] table -> [(dotted path, expected value)]; nested tables are walked to their leaves
+    (a table of operators, :data:`OPS`, is a leaf: a check)."""
     out = []
     for k, v in d.items():
         path = f"{prefix}.{k}" if prefix else str(k)
-        if isinstance(v, dict) and v:
+        if isinstance(v, dict) and v and not _is_check(v):
             out.extend(_flatten(v, path))
         else:
             out.append((path, v))
@@ -54,6 +62,33 @@ def _same(expected, actual):
     return expected == actual
 
 
+def _check(ops: dict, got) -> list[str]:
+    """What fails of a check table against the actual value (empty: it holds)."""
+    bad = []
+    for op, w in ops.items():
+        try:
+            if op == "len":
+                ok = len(got) == w
+                got_s = f"length {len(got)}"
+            elif op == "contains":
+                items = w if isinstance(w, list) else [w]
+                have = list(got) if isinstance(got, (list, dict)) else [got]
+                low = [str(x).lower() for x in have]
+                ok = all(str(x).lower() in low for x in items)
+                got_s = repr(got)
+            elif op == "in":
+                ok = got in (w if isinstance(w, list) else [w])
+                got_s = repr(got)
+            else:
+                ok = {">=": got >= w, "<=": got <= w, ">": got > w, "<": got < w, "!=": got != w}[op]
+                got_s = repr(got)
+        except TypeError:
+            ok, got_s = False, f"{got!r} (cannot be compared)"
+        if not ok:
+            bad.append(f"{op} {w!r}, actual {got_s}")
+    return bad
+
+
 def check_expect(sc, result: dict) -> None:
     """Compare the scenario's [expect] table with ``result``; raise one ScenarioError listing every
     failing path (expected vs actual). See docs/scenarios.md, "Expectations"."""
@@ -86,6 +121,8 @@ def check_expect(sc, result: dict) -> None:
             if want == [] and ".figures." in f".{path}.":  # a location without figures
                 continue
             bad.append(f"{path}: expected {want!r}, actual: (no such path)")
+        elif _is_check(want):
+            bad += [f"{path}: expected {b}" for b in _check(want, got)]
         elif not _same(want, got):
             bad.append(f"{path}: expected {want!r}, actual {got!r}")
     if bad:
