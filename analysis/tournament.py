@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .aggregate import rate_from_rows
+from .intervals import rate_from_rows
 
 #: games per kernel call (a multiple of every player count 2..5)
 BATCH = 6_000
