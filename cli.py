@@ -728,7 +728,7 @@ def tournament(
     typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
                f"{players} players, seed {seed}")
     if out is not None:
-        rank.rename(columns={"wins": "win_shares"}).to_csv(out / "tournament.csv", index=False)
+        rank.to_csv(out / "tournament.csv", index=False)
         rat.to_csv(out / "ratings.csv", index=False, float_format="%.4f")
         mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
         typer.echo(f"wrote {out / 'tournament.csv'}, {out / 'ratings.csv'} and {out / 'head_to_head.csv'}")

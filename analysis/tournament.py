@@ -31,7 +31,7 @@ from .intervals import rate_from_rows
 #: games per kernel call (a multiple of every player count 2..5)
 BATCH = 6_000
 
-RANKING_COLUMNS = ["strategy", "games", "wins", "win_rate", "se", "ci_low", "ci_high", "mean_glory", "expected"]
+RANKING_COLUMNS = ["strategy", "games", "win_shares", "win_rate", "se", "ci_low", "ci_high", "mean_glory", "expected"]
 
 
 def round_games(games: int, players: int) -> int:
@@ -143,18 +143,18 @@ def leader_decided(clans: pd.DataFrame):
 def ranking(clans: pd.DataFrame) -> pd.DataFrame:
     """One row per strategy, best win rate first: columns ``RANKING_COLUMNS``.
 
-    ``games`` = games the strategy played, ``wins`` = sum of its ``win_share``, ``win_rate`` =
-    wins / games with its standard error ``se`` and 95% interval (``ci_low``, ``ci_high``),
+    ``games`` = games the strategy played, ``win_shares`` = sum of its ``win_share``, ``win_rate`` =
+    win_shares / games with its standard error ``se`` and 95% interval (``ci_low``, ``ci_high``),
     cluster-robust over the seed (every combination replays the same deals), ``mean_glory``, and
     ``expected`` = the no-skill rate (mean of 1 / n_players).
     """
     df = clans.assign(strategy=clans["strategy"].astype(str),
                       inv_p=1.0 / clans["n_players"].astype(float))
     g = df.groupby("strategy", sort=True)
-    out = g.agg(games=("win_share", "size"), wins=("win_share", "sum"), mean_glory=("glory", "mean"),
+    out = g.agg(games=("win_share", "size"), win_shares=("win_share", "sum"), mean_glory=("glory", "mean"),
                 expected=("inv_p", "mean")).reset_index()
     r = rate_from_rows(df, ["strategy"])
-    out["win_rate"] = out["wins"] / out["games"]
+    out["win_rate"] = out["win_shares"] / out["games"]
     out["se"], out["ci_low"], out["ci_high"] = r["se"].to_numpy(), r["ci_low"].to_numpy(), r["ci_high"].to_numpy()
     out = out.sort_values(["win_rate", "strategy"], ascending=[False, True], kind="stable")
     return out[RANKING_COLUMNS].reset_index(drop=True)

@@ -76,7 +76,7 @@ def test_ranking_columns_and_intervals(clans2):
     assert ((r["ci_high"] - r["ci_low"]) < 0.15).all() and (r["ci_low"] >= 0).all() and (r["ci_high"] <= 1).all()
     assert r["expected"].eq(0.5).all() and r["mean_glory"].gt(0).all()
     # 2 players: total wins = total games
-    assert r["wins"].sum() == pytest.approx(3 * GAMES)
+    assert r["win_shares"].sum() == pytest.approx(3 * GAMES)
     # ranking win rate = games-weighted mean of the head-to-head rates
     p = pairs(clans2)
     for _, row in r.iterrows():
