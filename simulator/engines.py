@@ -92,6 +92,9 @@ def get(rs_or_name) -> Engine:
 
 def engine_of(name: str, data_dir: Path = DATA_DIR) -> Engine:
     """The engine that plays rule set ``name``. Raises RulesError for an unknown rule set."""
+    if not isinstance(name, str) or not name or "/" in name or name.startswith("."):
+        raise RulesError(f"unknown rule set {name!r}; allowed: {', '.join(names())} (or a directory name "
+                         f"under {data_dir})")
     if name in _RULESETS:
         return _ENGINES[_RULESETS[name]]
     root = Path(data_dir) / name
@@ -132,7 +135,7 @@ def replay_text(rs, lineup_names, lineup, master_seed: int, game_id: int = 0, ro
 def scenario_engine(data: dict) -> Engine:
     """The engine of a scenario file's table (its ``ruleset`` key; default blood-rage)."""
     name = data.get("ruleset", "blood-rage") if isinstance(data, dict) else "blood-rage"
-    return engine_of(name) if isinstance(name, str) else _ENGINES["blood-rage"]
+    return engine_of(name)
 
 
 def run_scenario(path, resolve_for, check: bool = True) -> dict:

@@ -144,7 +144,7 @@ def parse_strategy(doc: dict, path, card_names: list[str]) -> Strategy:
     _rules(path, doc.get("rule", []), p)
     if "stat_path" in play:
         sp = play["stat_path"]
-        if not isinstance(sp, list) or sorted(sp) != sorted(E.STAT_NAMES):
+        if not isinstance(sp, list) or not all(isinstance(x, str) for x in sp) or sorted(sp) != sorted(E.STAT_NAMES):
             _fail(path, "play.stat_path", f"got {sp!r}; allowed: the three stats in order, e.g. {list(E.STAT_NAMES)}")
         for k, st in enumerate(sp):
             p[E.P_STAT0 + k] = E.STAT_NAMES.index(st)

@@ -118,7 +118,7 @@ def parse_strategy_doc(d: dict, path, card_names: list[str] | None = None) -> tu
             raise ValueError(f"{path}: key '{k}': unknown; allowed: {allowed}")
     base = d.get("base", "greedy")
     b = builtin()
-    if base not in b:
+    if not isinstance(base, str) or base not in b:
         raise ValueError(f"{path}: key 'base': {base!r}; allowed: {sorted(b)}")
     kind, v = b[base]
     v = v.copy()
@@ -130,10 +130,13 @@ def parse_strategy_doc(d: dict, path, card_names: list[str] | None = None) -> tu
             v[i] = float(x)
     if "stat_order" in d:
         so = d["stat_order"]
-        if not isinstance(so, list) or sorted(so) != sorted(E.STAT_NAMES):
+        if not isinstance(so, list) or not all(isinstance(x, str) for x in so) or sorted(so) != sorted(E.STAT_NAMES):
             raise ValueError(f"{path}: key 'stat_order': {so!r}; allowed: the three of {list(E.STAT_NAMES)} in order")
         for j, st in enumerate(so):
             v[E.VP_STAT0 + j] = E.STAT_NAMES.index(st)
+    for key in ("god_bonus", "card_bonus"):
+        if not isinstance(d.get(key, {}), dict):
+            raise ValueError(f"{path}: key '{key}': {d[key]!r}; expected a table name = number")
     for god, x in (d.get("god_bonus") or {}).items():
         if god not in E.VH_GOD_NAMES or isinstance(x, bool) or not isinstance(x, (int, float)):
             raise ValueError(f"{path}: key 'god_bonus.{god}': {x!r}; allowed: gods {list(E.VH_GOD_NAMES)} = a number")

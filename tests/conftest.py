@@ -3,9 +3,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from volva.simulator.core import enums as E
 from volva.simulator.core.batch import BatchOut
+
+# Hypothesis profiles: bounded examples in the suite ("volva-ci", the default here), and a long run
+# of the input fuzzing: pytest tests/test_fuzz_inputs.py --hypothesis-profile=long --hypothesis-show-statistics
+_FUZZ = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile("volva-ci", max_examples=12, **_FUZZ)
+settings.register_profile("long", max_examples=600, **_FUZZ)
+
+
+def pytest_configure(config):
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile("volva-ci")
 
 
 def make_batch(G: int, P: int, seed: int = 0) -> BatchOut:

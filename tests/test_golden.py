@@ -29,12 +29,15 @@ CASES = {
                        "b4ac2ac69235c7ef"),
     "base-4p-archetypes-asgard": (["--lineup", "balanced,ragnarok-diver,thor-warlord,loki-martyr",
                                    "--module", "gods-of-asgard"],
-                                  "21943bc9c2a7522c"),
+                                  # moved (was 21943bc9c2a7522c) by the pass rule (DIGEST §1.5, issue 15):
+                                  # a passed clan that regains Rage no longer acts; measured alone
+                                  "c9137fafa2b5c102"),
     "valhalla-4p-gods": (["--ruleset", "valhalla", "--lineup", "thor,loki,quester,warlord", "--sweep", "gods"],
                          "ee4eaf7e2e016ed4"),
     "rainbow-bridge-4p": (["--mode", "rainbow-bridge", "--lineup",
                            "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
-                          "9903165fd5e55500"),
+                          # moved (was 9903165fd5e55500) by the pass rule alone, as above
+                          "e0b5314c440b57c6"),
 }
 
 

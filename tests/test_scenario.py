@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from volva.cli import app
+from volva.simulator.core import enums as E
 from volva.simulator.core.loading import ScenarioError
 from volva.strategies.lineup import run_scenario
 
@@ -339,3 +340,158 @@ def test_expect_checks_lengths_membership_and_ranges(tmp_path):
     assert "4 expectation(s) failed" in msg and "clan.0.glory: expected > 10, actual 10" in msg
     assert "clan.0.hand: expected contains \"Tyr's Smite\", actual []" in msg
     assert "clan.1.rank: expected in [2, 3], actual 1" in msg and "clan.1.hand: expected len 2, actual length 0" in msg
+
+
+# --- rules the documents settle (issue 15): one file each in tests/scenarios/rules/ -----------
+RULES = sorted((HERE / "rules").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", RULES, ids=[p.stem for p in RULES])
+def test_rule_scenario(path):
+    """Each file cites its DIGEST section in its header and checks the rule in its [expect]."""
+    text = path.read_text()
+    assert "DIGEST §" in text and "[expect]" in text
+    run_scenario(path)  # raises ScenarioError listing every failing expectation
+
+
+def test_rule_scenarios_fail_under_the_old_rules(tmp_path):
+    """The rule files discriminate: the expectations the old engine met instead now fail."""
+    text = (HERE / "rules" / "trickery_order_from_pillager.toml").read_text()
+    old = text.replace("clan.1.rage = 4\nclan.0.rage = 3", "clan.1.rage = 3\nclan.0.rage = 4")
+    assert "2 expectation(s) failed" in error_of(write(tmp_path, old))
+    text = (HERE / "rules" / "sight_copies_domain_quest.toml").read_text()
+    old = text.split("[expect]")[0] + '[expect]\nlog = ["clan 0 wins the battle in Elvagar with 6 STR"]\n'
+    assert "1 expectation(s) failed" in error_of(write(tmp_path, old))
+
+
+def test_several_refusals_in_one_position(tmp_path):
+    """Issue 15: an expect_error per step; a refused step leaves the position as it was, so an
+    illegal march and an illegal upgrade are checked in one file, then a legal step is played."""
+    p = write(tmp_path, TWO + """
+[[clan]]
+rage = 2
+hand = ["Tyr's Bash", "Sea Serpent"]
+figures = { Elvagar = ["leader"] }
+[[clan]]
+[[step]]
+clan = 0
+action = "march"
+from = "Elvagar"
+to = "Elvagar"
+expect_error = "the same province"
+[[step]]
+clan = 0
+action = "upgrade"
+card = "Sea Serpent"
+expect_error = "not enough rage"
+[[step]]
+clan = 0
+action = "march"
+from = "Elvagar"
+to = "Myrkulor"
+[expect]
+refusals = { len = 2 }
+clan.0.rage = 1
+clan.0.figures.Myrkulor = ["leader"]
+clan.0.hand = { len = 2 }
+""")
+    r = run_scenario(p)
+    assert [x["step"] for x in r["refusals"]] == [1, 2]
+    assert "illegal march" in r["refusals"][0]["error"] and "costs" in r["refusals"][1]["error"]
+
+
+@pytest.mark.parametrize("want, needle", [
+    ("no such words", "expected a refusal containing 'no such words'; the step was refused with"),
+    ("", "expected the text the refusal must contain"),
+])
+def test_expect_error_mismatch(tmp_path, want, needle):
+    p = write(tmp_path, TWO + f"""
+[[clan]]
+rage = 0
+[[clan]]
+[[step]]
+clan = 0
+action = "pass"
+expect_error = "{want}"
+""")
+    msg = error_of(p)
+    assert "step 1.expect_error" in msg and needle in msg, msg
+
+
+def test_expect_error_on_a_legal_step(tmp_path):
+    p = write(tmp_path, TWO + '[[clan]]\n[[clan]]\n[[step]]\nclan = 0\naction = "pass"\nexpect_error = "Rage"\n')
+    assert "but the step was legal and was played" in error_of(p)
+
+
+def test_output_has_decks_discard_and_rage_at_phase_start(tmp_path):
+    """Issue 15: the result shows deck sizes, the discard pile, Rage at the start of the phase and
+    whether a clan passed."""
+    p = write(tmp_path, TWO + '[[clan]]\nrage = 4\n[[clan]]\nstats = { rage = 2 }\n'
+                              '[[step]]\nclan = 0\naction = "pass"\n[[step]]\nphase = "action_phase"\n')
+    r = run_scenario(p, check=False)
+    assert r["decks"] == {"age 1": 0, "age 2": 0, "age 3": 0} and r["discard"] == 0
+    assert [c["rage_at_phase_start"] for c in r["clans"]] == [6, 7]
+    p2 = write(tmp_path, TWO + '[[clan]]\nrage = 4\n[[clan]]\n[[step]]\nclan = 0\naction = "pass"\n', "b.toml")
+    r = run_scenario(p2, check=False)
+    assert r["clans"][0]["rage_at_phase_start"] == 4 and r["clans"][0]["passed"] and r["clans"][0]["rage"] == 0
+
+
+# --- a scenario that starts before setup (issue 15) ------------------------------------------
+
+SETUP = """
+players = 4
+seed = 77
+options = { gods_of_asgard = true }
+[[clan]]
+[[clan]]
+[[clan]]
+[[clan]]
+[[step]]
+phase = "setup"
+"""
+
+
+def test_setup_step_deals_as_a_game_does(tmp_path):
+    """DIGEST §1.3 (setup) and §2 (gods placed): the setup step is the engine's own: provinces destroyed
+    by player count, the Ragnarök tokens, first player, decks and the gods' provinces are those a game
+    of that seed starts with (checked against the event log of engines.play_game)."""
+    from volva.simulator import engines
+    from volva.strategies.lineup import resolve_for
+    r = run_scenario(write(tmp_path, SETUP), check=False)
+    rs = engines.load_ruleset("blood-rage", options={"gods_of_asgard": True})
+    S = engines.play_game(rs, [resolve_for("blood-rage")("greedy")] * 4, 77, log=True)
+    from volva.simulator.bloodrage.state import G_LOG_N
+    rows = [tuple(int(x) for x in row) for row in S.log[:int(S.gs[G_LOG_N])]]
+    names = rs.province_names
+    gone = sorted(names[row[3]] for row in rows if row[0] == E.EV_PREDESTROY)
+    assert sorted(n for n, p in r["provinces"].items() if p["destroyed"]) == gone
+    assert len(gone) == int(rs.tables.predestroyed[4])
+    doom = [names[row[3]] for row in sorted((row for row in rows if row[0] == E.EV_DOOM), key=lambda x: x[4])]
+    assert r["doom"] == doom
+    first_age = next(i for i, row in enumerate(rows) if row[0] == E.EV_AGE)
+    placed = {rs.god_names[row[3]]: names[row[4]] for row in rows[:rows.index(next(
+        row for row in rows if row[0] == E.EV_PHASE))] if row[0] == E.EV_GOD_PLACE}
+    assert r["gods"] == placed and len(placed) == 2 and first_age >= 0
+    assert r["first_player"] == int(rows[first_age][3])
+    assert r["decks"] == {f"age {a}": rs.deck_size(a, 4) for a in (1, 2, 3)}
+
+
+def test_setup_then_draft_deals_from_the_setup_decks(tmp_path):
+    r = run_scenario(write(tmp_path, SETUP + '[[step]]\nphase = "draft"\n[expect]\nclan.0.hand = { len = 6 }\n'))
+    assert all(len(c["hand"]) == 6 for c in r["clans"])
+    from volva.simulator import engines
+    rs = engines.load_ruleset("blood-rage", options={"gods_of_asgard": True})
+    assert r["decks"] == {"age 1": rs.deck_size(1, 4) - 8 * 4, "age 2": rs.deck_size(2, 4), "age 3": rs.deck_size(3, 4)}
+
+
+@pytest.mark.parametrize("extra, needle", [
+    ('destroyed = ["Gimle"]\n', "leave out destroyed"),
+    ('age = 2\n', "leave out age"),
+])
+def test_setup_refuses_a_dealt_position(tmp_path, extra, needle):
+    assert needle in error_of(write(tmp_path, extra + SETUP))
+
+
+def test_setup_must_be_the_first_step(tmp_path):
+    text = SETUP.replace('[[step]]\nphase = "setup"', '[[step]]\nphase = "quest"\n[[step]]\nphase = "setup"')
+    assert "setup must be the first step" in error_of(write(tmp_path, text))

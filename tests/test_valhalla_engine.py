@@ -308,7 +308,7 @@ def test_rainbow_bridge_run(tmp_path):
 SCEN = Path(__file__).parent / "scenarios" / "valhalla"
 
 
-@pytest.mark.parametrize("name", ["quest_horns_8.toml", "tyr_age2_tile.toml"])
+@pytest.mark.parametrize("name", ["quest_horns_8.toml", "tyr_age2_tile.toml", "pass_and_scripted_contest.toml"])
 def test_valhalla_scenarios_meet_their_expectations(name):
     """The rulebook's worked examples as scenario files (RB "Quest Phase" note: 8 Glory instead of 6;
     RB "Contest" note: Tyr's age-2 tile), checked against their [expect] tables."""
@@ -387,3 +387,29 @@ def test_experiment_start_glory_list_and_seat_count(tmp_path):
     assert exp.option_args() == ["start_glory=12/8/4/0"] and exp.lineup == ["thor", "loki", "quester", "warlord"]
     with pytest.raises(RulesError, match="3 value\\(s\\) 12/8/4 for 4 players"):
         load_ruleset("valhalla", options={"start_glory": "12/8/4"}).check_players(4)
+
+
+def test_valhalla_scenario_scripted_stat_options_and_names(tmp_path):
+    """Issue 15: Blood Rage: Valhalla scenarios take scripted decisions (here the stat of Tyr's tile,
+    RB "Contest" note), rule options (validated, errors name the field), and print figures and
+    places with the names the input uses, and Glory by every source, zeros included."""
+    from volva.simulator.core.loading import ScenarioError
+    from volva.strategies.lineup import run_scenario
+    text = (SCEN / "tyr_age2_tile.toml").read_text().split("[expect]")[0]
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace('region = "Himinbjorg"', 'region = "Himinbjorg"\ncards = { 0 = "Tyr\'s Sacrifice" }\n'
+                                                       'choices = { 0 = ["horns"] }'))
+    r = run_scenario(p)
+    assert r["clans"][0]["stats"] == {"rage": 1, "axes": 1, "horns": 2}
+    assert set(r["clans"][0]["glory_by_source"]) == set(E.GLORY_SOURCE_NAMES)
+    assert sorted(r["clans"][1]["figures"]["kill pile 0"]) == ["elite", "warrior"]
+    assert all(n in ("elite", "warrior") for c in r["clans"] for v in c["figures"].values() for n in v)
+    p.write_text(text.replace('region = "Himinbjorg"', 'region = "Himinbjorg"\ncards = { 0 = "Tyr\'s Sacrifice" }\n'
+                                                       'choices = { 0 = ["luck"] }'))
+    with pytest.raises(ScenarioError, match=r"step\[1\].choices.0\[0\]': 'luck'; allowed: a stat"):
+        run_scenario(p)
+    p.write_text(text.replace('players = 3', 'players = 3\noptions = { call_one = false }'))
+    run_scenario(p)
+    p.write_text(text.replace('players = 3', 'players = 3\noptions = { call_none = false }'))
+    with pytest.raises(ScenarioError, match="field 'options'.*call_none"):
+        run_scenario(p)

@@ -56,8 +56,17 @@ def invade_dests_nb(T, S, p, f, out, occ):
 
 
 @njit(cache=True)
+def can_act_nb(S, p):
+    """True if clan p takes a turn now (DIGEST §1.5 Action): it has Rage and has not passed this
+    Action phase (a passed clan that gains Rage later still takes no action)."""
+    return S.rage[p] > 0 and S.passed[p] == 0
+
+
+@njit(cache=True)
 def slot_choices_nb(S, p, ct, out):
-    """Clan-sheet slots an upgrade of card type ct may go to: the first empty one, else every occupied one."""
+    """Clan-sheet slots an upgrade of card type ct may go to (DIGEST §1.5 Upgrade: any slot of the
+    type, free or occupied): the first empty one (empty slots of a type are alike), then every
+    occupied one. Returns the count; out needs room for the type's slots."""
     if ct == E.CT_LEADER:
         out[0] = E.SLOT_LEADER
         return 1
@@ -73,20 +82,24 @@ def slot_choices_nb(S, p, ct, out):
         s0, ns = E.SLOT_CLAN0, 3
     else:
         return 0
+    n = 0
     for s in range(s0, s0 + ns):
         if S.upg[p, s] < 0:
-            out[0] = s
-            return 1
-    for k in range(ns):
-        out[k] = s0 + k
-    return ns
+            out[n] = s
+            n += 1
+            break
+    for s in range(s0, s0 + ns):
+        if S.upg[p, s] >= 0:
+            out[n] = s
+            n += 1
+    return n
 
 
 @njit(cache=True)
 def legal_actions_nb(T, S, p, acts):
     """Write clan p's legal actions into acts[:, 3] (type, a, b); returns the count (>= 1: Pass).
 
-    Assumes p has Rage > 0 (a clan at 0 Rage takes no action, DIGEST §1.5).
+    Assumes can_act_nb(S, p) (a clan at 0 Rage, or one that passed, takes no action, DIGEST §1.5).
     Invade: one entry per distinct reserve figure (any one Warrior stands for all).
     """
     n = 0
@@ -303,6 +316,7 @@ def do_action_nb(T, S, p, t, a, b, kinds, params):
     else:
         log_nb(S, E.EV_PASS, p, S.rage[p], 0, 0, 0, 0)
         S.rage[p] = 0
+        S.passed[p] = 1
 
 
 @njit(cache=True)

@@ -44,21 +44,19 @@ def text_card_nb(T, S, q, op):
 @njit(cache=True)
 def card_values_nb(T, S, part, out):
     """out[q] = total value of the cards clan q revealed (DIGEST §1.6 step 3, §1.7):
-    battle cards their +STR; Heimdall's Sight the highest opposing card (0 if cancelled);
-    a Quest card +a with Tyr's Domain/Wrath; other cards 0."""
+    battle cards their +STR; a Quest card +a with Tyr's Domain/Wrath (a battle card of value a
+    for every purpose); Heimdall's Sight the highest opposing card, such a Quest included
+    (rulings R9; 0 if cancelled); other cards 0."""
     P = S.gs[G_NP]
+    qa = np.zeros(P, np.int64)
     for q in range(P):
         out[q] = 0
-        qa = 0
         for s in range(E.N_SLOTS):  # Tyr's Domain / Wrath: the best of them
             c = S.upg[q, s]
             if c >= 0 and card_op_index_nb(T, c, E.OP_QUEST_AS_BATTLE) >= 0:
-                qa = max(qa, op_arg_nb(T, c, E.OP_QUEST_AS_BATTLE))
+                qa[q] = max(qa[q], op_arg_nb(T, c, E.OP_QUEST_AS_BATTLE))
         for j in range(S.played_n[q]):
-            c = S.played[q, j]
-            out[q] += card_value_nb(T, c)
-            if T.card_type[c] == E.CT_QUEST:
-                out[q] += qa
+            out[q] += revealed_value_nb(T, S.played[q, j], qa[q])
     for q in range(P):
         if S.cancelled[q]:
             continue
@@ -69,9 +67,15 @@ def card_values_nb(T, S, part, out):
                     if r != q and part[r]:
                         for i in range(S.played_n[r]):
                             d = S.played[r, i]
-                            if card_op_index_nb(T, d, E.OP_COPY_HIGHEST) < 0 and card_value_nb(T, d) > m:
-                                m = card_value_nb(T, d)
+                            if card_op_index_nb(T, d, E.OP_COPY_HIGHEST) < 0:
+                                m = max(m, revealed_value_nb(T, d, qa[r]))
                 out[q] += m
+
+
+@njit(cache=True)
+def revealed_value_nb(T, c, qa):
+    """Value of revealed card c for a clan whose Tyr's Domain/Wrath makes a Quest worth qa."""
+    return qa if T.card_type[c] == E.CT_QUEST else card_value_nb(T, c)
 
 
 @njit(cache=True)
@@ -275,14 +279,14 @@ def blessing_nb(T, S, q, prov, kinds, params):
 
 
 @njit(cache=True)
-def resolve_losers_texts_nb(T, S, winner, part):
-    """Loki's Trickery (takes Rage from the winner before Tyr's Prowess is paid, DIGEST §1.7) and
-    Poison: the first Poison loser clockwise from the winner is returned (-1 none)."""
+def resolve_losers_texts_nb(T, S, pillager, winner, part):
+    """Loki's Trickery (takes Rage from the winner before Tyr's Prowess is paid; losers from the
+    pillager clockwise, DIGEST §1.6 step 4) and Poison: the first Poison loser clockwise from the
+    winner (DIGEST §1.7) is returned (-1 none)."""
     P = S.gs[G_NP]
-    poisoner = -1
-    for k in range(1, P):
-        q = (winner + k) % P
-        if not part[q]:
+    for k in range(P):
+        q = (pillager + k) % P
+        if not part[q] or q == winner:
             continue
         c = text_card_nb(T, S, q, E.OP_STEAL_RAGE_ON_LOSE)
         if c >= 0:
@@ -290,6 +294,11 @@ def resolve_losers_texts_nb(T, S, winner, part):
             S.rage[winner] -= x
             S.rage[q] += x
             fired_nb(S, q, c, E.OP_STEAL_RAGE_ON_LOSE, x, winner)
+    poisoner = -1
+    for k in range(1, P):
+        q = (winner + k) % P
+        if not part[q]:
+            continue
         c = text_card_nb(T, S, q, E.OP_POISON)
         if c >= 0 and poisoner < 0:
             poisoner = q
@@ -298,13 +307,14 @@ def resolve_losers_texts_nb(T, S, winner, part):
 
 
 @njit(cache=True)
-def backstab_nb(T, S, winner, part):
-    """Loki's Backstab: each losing clan takes a Glory from the winner, after the winner's Axes Glory
-    and win texts (rulings R20), never more than the winner has."""
+def backstab_nb(T, S, pillager, winner, part):
+    """Loki's Backstab: each losing clan, from the pillager clockwise (DIGEST §1.6 step 4), takes a
+    Glory from the winner, after the winner's Axes Glory and win texts (rulings R20), never more
+    than the winner has."""
     P = S.gs[G_NP]
-    for k in range(1, P):
-        q = (winner + k) % P
-        c = text_card_nb(T, S, q, E.OP_STEAL_GLORY_ON_LOSE) if part[q] else -1
+    for k in range(P):
+        q = (pillager + k) % P
+        c = text_card_nb(T, S, q, E.OP_STEAL_GLORY_ON_LOSE) if part[q] and q != winner else -1
         if c >= 0:
             x = min(op_arg_nb(T, c, E.OP_STEAL_GLORY_ON_LOSE), total_glory_nb(S, winner))
             gain_glory_nb(S, winner, E.G_CARDS, -x)
@@ -496,9 +506,9 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     canc = S.cancelled.copy()
     poisoner = -1
     if winner >= 0:
-        poisoner = resolve_losers_texts_nb(T, S, winner, part)
+        poisoner = resolve_losers_texts_nb(T, S, pillager, winner, part)
         resolve_winner_nb(T, S, winner, prov, best, poisoner, kinds, params)
-        backstab_nb(T, S, winner, part)
+        backstab_nb(T, S, pillager, winner, part)
     for k in range(P):
         q = (pillager + k) % P
         if not part[q] or q == winner:

@@ -5,7 +5,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
-from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
+from .actions import MAX_ACTS, can_act_nb, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
 from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
@@ -134,25 +134,27 @@ def all_pillaged_nb(S):
 @njit(cache=True)
 def action_phase_nb(T, S, kinds, params):
     """DIGEST §1.5 Action: Rage set to the Rage stat; one action per turn from the first player,
-    clockwise, skipping clans at 0 Rage; ends when all are at 0 Rage or every standing
-    province is pillaged."""
+    clockwise, skipping clans that cannot act (0 Rage, or passed: a passed clan that gains Rage
+    later still takes no action); ends when no clan can act or every standing province is
+    pillaged."""
     P = S.gs[G_NP]
     for q in range(P):
         S.rage[q] = T.track[E.STAT_RAGE, S.stat[q, E.STAT_RAGE]]
+        S.passed[q] = 0
     acts = np.empty((MAX_ACTS, 3), np.int64)
     q = S.gs[G_FIRST]
     turns = 0
     while True:
         anyone = False
         for r in range(P):
-            if S.rage[r] > 0:
+            if can_act_nb(S, r):
                 anyone = True
         if not anyone or all_pillaged_nb(S):
             break
         if turns >= T.opts[E.OPT_MAX_ACTIONS]:
             S.gs[G_CAPPED] += 1
             break
-        if S.rage[q] > 0:
+        if can_act_nb(S, q):
             n = legal_actions_nb(T, S, q, acts)
             i = choose_action_nb(T, S, q, acts, n, kinds[q], params[q])
             do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)

@@ -35,6 +35,29 @@ def _phase(T, S, ph):
 
 
 @njit(cache=True)
+def start_game_nb(T, S, seed, P, log_on, check_on):
+    """Setup (DIGEST §1.3; Gods of Ásgard §2): a fresh state for P clans from ``seed``, Ragnarök and
+    pillage tokens, provinces destroyed by player count, first player, shuffled age decks, the
+    gods drawn. ``volva scenario``'s setup step calls it too."""
+    init_state_nb(S, P, seed, log_on, check_on)
+    S.gs[G_FOCAL] = focal_seat_nb(T, seed, P)
+    setup_nb(T, S)
+    if T.opts[E.OPT_GODS] == 1:
+        draw_gods_nb(T, S)
+
+
+@njit(cache=True)
+def start_age_nb(T, S, age):
+    """Age ``age`` begins: its counters, the log line, and the gods placed (at setup and anew at
+    ages 2 and 3, DIGEST §2)."""
+    S.gs[G_AGE] = age
+    start_age_counters_nb(S)
+    log_nb(S, E.EV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
+    if T.opts[E.OPT_GODS] == 1:
+        place_gods_nb(T, S)
+
+
+@njit(cache=True)
 def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
     """Play one game of Blood Rage (DIGEST §1.5) into state record S (STATE_DTYPE).
 
@@ -43,17 +66,9 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
     invariants after every action and phase (first violation in S.gs[G_VIOLATION]).
     Final ranks land in S.rank (1 = winner).
     """
-    init_state_nb(S, kinds.shape[0], seed, log_on, check_on)
-    S.gs[G_FOCAL] = focal_seat_nb(T, seed, kinds.shape[0])
-    setup_nb(T, S)
-    if T.opts[E.OPT_GODS] == 1:
-        draw_gods_nb(T, S)
+    start_game_nb(T, S, seed, kinds.shape[0], log_on, check_on)
     for age in range(1, 4):
-        S.gs[G_AGE] = age
-        start_age_counters_nb(S)
-        log_nb(S, E.EV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
-        if T.opts[E.OPT_GODS] == 1:  # placed at setup and anew at ages 2 and 3 (DIGEST §2)
-            place_gods_nb(T, S)
+        start_age_nb(T, S, age)
         _phase(T, S, E.PH_DRAFT)
         draft_nb(T, S, kinds, params)
         _phase(T, S, E.PH_ACTION)

@@ -214,7 +214,7 @@ def _action_score(T, S, p, t, a, b, params):
         return w - 4.0 if w > 0 else NEG
     if t == E.A_SACRIFICE:
         return NEG
-    if t == E.A_UPGRADE:
+    if t == E.A_UPGRADE:  # equal scores: the free slot wins, being listed first (slot_choices_nb)
         c = S.hand[p, a]
         old = S.upg[p, b]
         if old >= 0 and T.card_value[old] >= T.card_value[c]:

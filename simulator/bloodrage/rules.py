@@ -23,6 +23,7 @@ from ..core.loading import (
     CardLookup,
     RulesError,
     check_int,
+    check_opcode_args,
     field_error,
     load_toml,
     parse_effects,
@@ -193,9 +194,9 @@ class Ruleset(CardLookup):
 
 def _load_board(path: Path):
     b = load_toml(path)
-    regions = require_key(path, "board", b, "regions")
-    provs = require_key(path, "board", b, "province")
-    fjords = require_key(path, "board", b, "fjord")
+    regions = require_key(path, "board", b, "regions", list)
+    provs = require_key(path, "board", b, "province", list)
+    fjords = require_key(path, "board", b, "fjord", list)
     if len(provs) != E.N_PROVINCES:
         field_error(path, "board", "province", f"{len(provs)} entries; allowed: exactly {E.N_PROVINCES}")
     if len(fjords) != E.N_FJORDS:
@@ -216,7 +217,7 @@ def _load_board(path: Path):
             if r not in regions:
                 field_error(path, names[i], "region", f"{r!r}; allowed: {regions} or ''")
             region[i] = regions.index(r)
-        for a in require_key(path, names[i], p, "adjacent"):
+        for a in require_key(path, names[i], p, "adjacent", list):
             if a not in names or a == names[i]:
                 field_error(path, names[i], "adjacent", f"{a!r}; allowed: other province names {names}")
             adj[i, names.index(a)] = 1
@@ -228,7 +229,7 @@ def _load_board(path: Path):
     for f, fj in enumerate(fjords):
         fn = require_key(path, f"fjord #{f}", fj, "name")
         fnames.append(fn)
-        sup = require_key(path, fn, fj, "supports")
+        sup = require_key(path, fn, fj, "supports", list)
         if len(sup) != 2 or any(s not in names[:E.N_OUTER] for s in sup):
             field_error(path, fn, "supports", f"{sup!r}; allowed: two outer province names")
         for k, s in enumerate(sup):
@@ -245,7 +246,7 @@ def _load_gods(path: Path):
     if not path.exists():
         return [], dict(n_gods=0, gods_in_play=0, god_power=np.zeros(0, np.int8), thor_glory=0)
     g = load_toml(path)
-    gods = require_key(path, "gods", g, "god")
+    gods = require_key(path, "gods", g, "god", list)
     if not 2 <= len(gods) <= E.N_GODS_MAX:
         field_error(path, "gods", "god", f"{len(gods)} entries; allowed: 2..{E.N_GODS_MAX}")
     names, powers, thor = [], [], 2
@@ -287,7 +288,7 @@ def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
             field_error(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
         idx, kind, allowed = OPTION_SPEC[k]
         if k == "stat_tracks":
-            if v not in track_sets:
+            if not isinstance(v, str) or v not in track_sets:
                 field_error(path, "options", k, f"got {v!r}; allowed: {list(track_sets)}")
             continue
         if kind == "int":
@@ -322,14 +323,14 @@ def _load_rules(path: Path):
     predestroyed = np.zeros(6, np.int8)
     for n in range(2, 6):
         predestroyed[n] = check_int(path, "setup.predestroyed", str(n), require_key(path, "setup.predestroyed", pre, str(n)), 0, 5)
-    toks = require_key(path, "setup", su, "outer_tokens")
-    if len(toks) != E.N_OUTER or any(t not in REWARD_CODES for t in toks):
+    toks = require_key(path, "setup", su, "outer_tokens", list)
+    if len(toks) != E.N_OUTER or any(not isinstance(t, str) or t not in REWARD_CODES for t in toks):
         field_error(path, "setup", "outer_tokens", f"{toks!r}; allowed: {E.N_OUTER} of {list(REWARD_CODES)}")
     ygg = require_key(path, "setup", su, "yggdrasil_token")
-    if ygg not in REWARD_CODES:
+    if not isinstance(ygg, str) or ygg not in REWARD_CODES:
         field_error(path, "setup", "yggdrasil_token", f"{ygg!r}; allowed: {list(REWARD_CODES)}")
     age = require_key(path, "rules", r, "age")
-    rg = require_key(path, "age", age, "ragnarok_glory")
+    rg = require_key(path, "age", age, "ragnarok_glory", list)
     if len(rg) != 3:
         field_error(path, "age", "ragnarok_glory", f"{rg!r}; allowed: 3 integers")
     pick = require_key(path, "age", age, "pick")
@@ -340,10 +341,10 @@ def _load_rules(path: Path):
         pick_n[n] = check_int(path, "age.pick", str(n), require_key(path, "age.pick", pick, str(n)), 1, keep)
         if keep % pick_n[n]:
             field_error(path, "age.pick", str(n), f"{pick_n[n]} does not divide keep={keep}")
-    carry = require_key(path, "age", age, "carry")
+    carry = require_key(path, "age", age, "carry", list)
     if len(carry) != 3:
         field_error(path, "age", "carry", f"{carry!r}; allowed: 3 integers")
-    opts = require_key(path, "rules", r, "options")
+    opts = require_key(path, "rules", r, "options", dict)
     return tracks, dict(
         fig_str=fig_str, predestroyed=predestroyed,
         outer_tokens=np.array([REWARD_CODES[t] for t in toks], np.int8),
@@ -361,6 +362,7 @@ def load_opcodes(path: Path = DATA_DIR / "blood-rage" / "opcodes.toml") -> dict:
     ops = load_toml(path)
     for name, spec in ops.items():
         check_int(path, name, "code", require_key(path, name, spec, "code"), 0, E.N_OPCODES - 1)
+        check_opcode_args(path, name, spec)
         if require_key(path, name, spec, "hook") not in E.HOOK_NAMES:
             field_error(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.HOOK_NAMES)}")
     return ops

@@ -19,8 +19,10 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import ScenarioError, read_toml
+from ..core.scenario import play_step
 from .scenario_position import (
     ACTIONS,
+    DEALT,
     DECLINE,
     PHASE_KEYS,
     PHASES,
@@ -40,9 +42,10 @@ class _Scenario(ScenarioPosition):
         if not isinstance(steps, list):
             self.fail("step", "expected [[step]] tables")
         names = [f"clan {p}" for p in range(self.P)]
+        self.rage_start = [int(x) for x in self.S.rage[:self.P]]
         for k, st in enumerate(steps, 1):
             n0 = int(self.S.gs[G_LOG_N])
-            self.step(k, st)
+            play_step(self, k, st, lambda s, k=k: self.step(k, s))
             for row in self.S.log[n0:self.S.gs[G_LOG_N]]:
                 from .replay import format_event
                 try:
@@ -85,6 +88,7 @@ class _Scenario(ScenarioPosition):
     def step(self, k, st):
         from .state import G_SCRIPT_BAD
         F = f"step {k}"
+        self.step_k = k
         if not isinstance(st, dict):
             self.fail(F, f"{st!r}; expected a table")
         if ("action" in st) == ("phase" in st):
@@ -116,10 +120,14 @@ class _Scenario(ScenarioPosition):
         if code is not None:
             S.gs[G_PHASE] = code
             log_nb(S, E.EV_PHASE, -1, code, 0, 0, 0, 0)
-        if ph == "draft":
-            self.fill_deck()
+        if ph == "setup":
+            self.setup(F)
+        elif ph == "draft":
+            if not getattr(self, "dealt", False):  # after a setup step the engine's own decks are used
+                self.fill_deck()
             self.call(X.draft_nb)
         elif ph == "action_phase":
+            self.rage_start = [int(self.T.track[E.STAT_RAGE, S.stat[p, E.STAT_RAGE]]) for p in range(self.P)]
             self.call(X.action_phase_nb)
         elif ph == "discard":
             self.call(X.discard_phase_nb)
@@ -135,13 +143,37 @@ class _Scenario(ScenarioPosition):
             self.call(X.release_nb)
         elif ph == "end_age":
             self.call(X.end_age_nb)
-            if S.gs[G_AGE] < 3:
+            if S.gs[G_AGE] < 3 and getattr(self, "dealt", False):  # as a game does: gods placed anew
+                from .playout import start_age_nb
+                start_age_nb(self.T, S, S.gs[G_AGE] + 1)
+                self.age = int(S.gs[G_AGE])
+            elif S.gs[G_AGE] < 3:
                 S.gs[G_AGE] += 1
                 self.age = int(S.gs[G_AGE])
                 log_nb(S, E.EV_AGE, -1, S.gs[G_FIRST], 0, 0, 0, 0)
         elif ph == "end_game":
             self.call(X.end_game_nb)
             self.ended = True
+
+    def setup(self, F):
+        """The engine's own setup (DIGEST §1.3; Gods of Ásgard §2): Ragnarök tokens, provinces destroyed
+        by player count, pillage tokens, first player, shuffled age decks, the gods drawn and placed,
+        then age 1 begins, all from the file's players, seed and options. Only as the first step of a
+        file that leaves the dealt fields out; its [[clan]] tables may only set strategies' inputs
+        that setup does not deal (none: leave them empty)."""
+        from .playout import start_age_nb, start_game_nb
+        if self.step_k != 1:
+            self.fail(F, "setup must be the first step (it deals the whole position)")
+        given = [k for k in DEALT if k in self.d] + [f"clan[{p}].{k}" for p, c in enumerate(self.d.get("clan", []))
+                                                     for k in c]
+        if given:
+            self.fail(F, f"setup deals the position itself; leave out {', '.join(given)}")
+        S = self.S
+        start_game_nb(self.T, S, np.uint64(self.seed), self.P, True, False)
+        start_age_nb(self.T, S, 1)
+        self.age = 1
+        self.dealt = True
+        self.rage_start = [int(x) for x in S.rage[:self.P]]
 
     def call(self, kernel):
         """Call a phase kernel, passing the arguments its signature names (T, S, kinds, params, rank)
@@ -174,10 +206,36 @@ class _Scenario(ScenarioPosition):
         S.deck_n[a] = len(deck)
 
     def run_action(self, F, st, p, act):
-        from .actions import MAX_ACTS, do_action_nb, legal_actions_nb
-        T, S = self.T, self.S
-        if S.rage[p] <= 0:
+        """Play one action. Whether it is legal is the engine's word (can_act_nb, legal_actions_nb);
+        the runner's own checks only explain a refusal (tests/test_scenario_legality.py shows the
+        two agree)."""
+        from .actions import can_act_nb
+        S = self.S
+        if not can_act_nb(S, p):
+            if S.passed[p]:
+                self.fail(F, f"illegal {act}: clan {p} passed this Action phase and takes no further action, "
+                             f"even with Rage gained since (DIGEST §1.5)")
             self.fail(F, f"illegal {act}: clan {p} has 0 Rage and cannot act, not even a free action (DIGEST §1.5)")
+        t, a, b, why, script = self.action_args(F, st, p, act)
+        if (t, a, b) not in self.legal_actions(p):
+            self.fail(F, f"illegal {act}: {why or 'not among the legal actions'}")
+        for q, vals in self.choices(st, F).items():
+            script.setdefault(q, []).extend(vals)
+        self.queue(F, script)
+        from .actions import do_action_nb
+        do_action_nb(self.T, S, p, t, a, b, self.kinds, self.params)
+
+    def legal_actions(self, p) -> set:
+        """The engine's legal actions of clan p now, as (type, a, b) tuples."""
+        from .actions import MAX_ACTS, legal_actions_nb
+        acts = np.empty((MAX_ACTS, 3), np.int64)
+        n = legal_actions_nb(self.T, self.S, p, acts)
+        return {tuple(int(x) for x in acts[i]) for i in range(n)}
+
+    def action_args(self, F, st, p, act):
+        """The step's action as the engine's (type, a, b), the runner's reason it would be illegal
+        (None: no reason found) and the decisions it scripts for each clan."""
+        T, S = self.T, self.S
         script: dict[int, list] = {}
         why = None
         if act == "invade":
@@ -208,15 +266,7 @@ class _Scenario(ScenarioPosition):
             why = self.sacrifice_why(p)
         else:
             t, a, b = E.A_PASS, 0, 0
-        for q, vals in self.choices(st, F).items():
-            script.setdefault(q, []).extend(vals)
-        acts = np.empty((MAX_ACTS, 3), np.int64)
-        n = legal_actions_nb(T, S, p, acts)
-        legal = {tuple(int(x) for x in acts[i]) for i in range(n)}
-        if why is not None or (t, a, b) not in legal:
-            self.fail(F, f"illegal {act}: {why or 'not among the legal actions'}")
-        self.queue(F, script)
-        do_action_nb(T, S, p, t, a, b, self.kinds, self.params)
+        return t, a, b, why, script
 
     # --- per action arguments and reasons --------------------------------------------------------
     def figure_of(self, F, p, name, field):
@@ -453,6 +503,9 @@ class _Scenario(ScenarioPosition):
                 "glory": int(S.glory[p].sum()),
                 "glory_by_source": {n: int(S.glory[p, i]) for i, n in enumerate(E.GLORY_SOURCE_NAMES)},
                 "rage": int(S.rage[p]),
+                "rage_at_phase_start": self.rage_start[p],
+                "rage_end": int(S.rage_end[p]),
+                "passed": bool(S.passed[p]),
                 "stats": {n: int(S.stat[p, i]) + 1 for i, n in enumerate(E.STAT_NAMES)},
                 "hand": [r.card_names[int(x)] for x in S.hand[p, :S.hand_n[p]]],
                 "upgrades": {E.SLOT_NAMES[s]: r.card_names[int(S.upg[p, s])] for s in range(E.N_SLOTS)
@@ -484,9 +537,13 @@ class _Scenario(ScenarioPosition):
             fjords[f"{name} fjord"] = {"figures": fig}
         gods = {r.god_names[int(S.god[k])]: (r.province_names[int(S.god_loc[k])] if S.god_loc[k] >= 0 else None)
                 for k in range(2) if S.god[k] >= 0}
-        from .state import G_AGE
-        return {"scenario": self.file, "age": int(S.gs[G_AGE]), "gods": gods, "clans": clans,
-                "provinces": provinces, "fjords": fjords, "log": self.log_lines}
+        from .state import G_AGE, G_DISCARD_N
+        decks = {f"age {a + 1}": int(S.deck_n[a]) for a in range(3)}
+        from .state import G_FIRST
+        return {"scenario": self.file, "age": int(S.gs[G_AGE]), "first_player": int(S.gs[G_FIRST]),
+                "doom": [r.province_names[int(x)] for x in S.doom], "gods": gods, "decks": decks,
+                "discard": int(S.gs[G_DISCARD_N]), "clans": clans, "provinces": provinces, "fjords": fjords,
+                "refusals": self.refusals, "log": self.log_lines}
 
 
 def load_scenario(path, data: dict | None = None, resolve=None) -> _Scenario:

@@ -17,10 +17,12 @@ from .rules import Ruleset
 from .rules import load_blood_rage as load_ruleset
 
 ACTIONS = ("invade", "march", "upgrade", "quest", "pillage", "challenge", "sacrifice", "pass")
-PHASES = ("draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
+PHASES = ("setup", "draft", "action_phase", "discard", "quest", "ragnarok", "release", "end_age", "end_game")
+#: what a `setup` step deals itself: a file that starts before setup leaves these out
+DEALT = ("age", "first_player", "destroyed", "pillaged", "tokens", "doom", "gods")
 TOP_KEYS = ("ruleset", "players", "age", "first_player", "seed", "options", "destroyed", "pillaged",
             "tokens", "doom", "gods", "clan", "step", "expect")
-CLAN_KEYS = ("stats", "rage", "rage_end", "glory", "hand", "upgrades", "quests", "figures")
+CLAN_KEYS = ("stats", "rage", "rage_end", "passed", "glory", "hand", "upgrades", "quests", "figures")
 STEP_KEYS = {
     "invade": ("clan", "action", "figure", "to", "choices"),
     "march": ("clan", "action", "from", "to", "figures", "choices"),
@@ -60,6 +62,7 @@ class ScenarioPosition:
         self.file = str(path)
         self.d = data
         self.log_lines: list[str] = []
+        self.refusals: list[dict] = []  #: steps refused as their expect_error asked
         self.resolve = None  #: strategy name -> (kind, params), set by the caller
 
     # --- errors and basic fields ------------------------------------------------------------
@@ -182,9 +185,9 @@ class ScenarioPosition:
             self.fail("ruleset/options", str(exc))
         self.T = self.r.tables
         P = self.P = self.int_(d, "players", "players", 2, E.MAX_PLAYERS)
-        self.age = self.int_(d, "age", "age", 1, 3)
+        self.age = self.int_(d, "age", "age", 1, 3, 1)
         first = self.int_(d, "first_player", "first_player", 0, P - 1, 0)
-        seed = self.int_(d, "seed", "seed", 0, 2 ** 63 - 1, 1)
+        seed = self.seed = self.int_(d, "seed", "seed", 0, 2 ** 63 - 1, 1)
         self.Sarr = new_state()
         S = self.S = self.Sarr[0]
         npar = len(inspect.signature(init_state_nb.py_func).parameters)
@@ -280,6 +283,10 @@ class ScenarioPosition:
         S.rage[p] = self.int_(c, "rage", f"{F}.rage", 0, 999, int(T.track[E.STAT_RAGE, S.stat[p, E.STAT_RAGE]]))
         # the tie-break reads the Rage left at the end of the latest Action phase (DIGEST §1.5 End of game)
         S.rage_end[p] = self.int_(c, "rage_end", f"{F}.rage_end", 0, 999, int(S.rage[p]))
+        passed = c.get("passed", False)
+        if not isinstance(passed, bool):
+            self.fail(f"{F}.passed", f"{passed!r}; allowed: true, false")
+        S.passed[p] = int(passed)  # passed this Action phase: it takes no further action (DIGEST §1.5)
         S.glory[p, :] = 0
         S.glory[p, E.G_BATTLE] = self.int_(c, "glory", f"{F}.glory", 0, 10 ** 6, 0)
         hand = self.strlist(c.get("hand", []), f"{F}.hand")

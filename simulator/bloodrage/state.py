@@ -46,6 +46,7 @@ STATE_DTYPE = np.dtype([
     ("upg", np.int16, (P5, E.N_SLOTS)),  # card id in each clan-sheet slot, -1 empty
     ("stat", np.int8, (P5, E.N_STATS)),  # step index 0..5 of Rage, Axes, Horns
     ("rage", np.int16, (P5,)),  # Rage in hand now
+    ("passed", np.int8, (P5,)),  # 1 once the clan passed this Action phase (it acts no more, DIGEST §1.5)
     ("glory", np.int32, (P5, E.N_GLORY_SRC)),  # Glory by source (G_*)
     ("hand", np.int16, (P5, E.MAX_HAND)),  # card ids, first hand_n valid, -1 pad
     ("hand_n", np.int16, (P5,)),
@@ -135,6 +136,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill1(S.doom, -1)
     _fill1(S.spare_doom, -1)
     _fill1(S.rage_end, 0)
+    _fill1(S.passed, 0)
     _fill2(S.path, -1)
     _fill1(S.path_n, 0)
     for p in range(P5):

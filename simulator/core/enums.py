@@ -492,6 +492,7 @@ VP_CARD_W0 = 16  #: draft bonus per card id (VH_MAX_CARDS entries)
 VP_N = VP_CARD_W0 + VH_MAX_CARDS
 VPOL_RANDOM = 0
 VPOL_GREEDY = 1
+VPOL_SCRIPT = 2  #: the next value of the clan's script queue (scenarios), else greedy
 
 # Valhalla rule options (int32 vector)
 VOPT_TIE_BREAK = 0  #: 0 rage, 1 shared

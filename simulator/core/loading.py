@@ -70,10 +70,39 @@ def check_int(file, entry, fld, v, lo, hi):
     return v
 
 
-def require_key(file, entry, d, key):
+_KIND_NAMES = {list: "a list", dict: "a table", str: "a string"}
+
+
+def require_key(file, entry, d, key, kind: type | None = None):
+    """``d[key]``; RulesError naming file, entry and field when ``d`` is not a table, the key is
+    missing, or (with ``kind``: list, dict or str) its value is of another type."""
+    if not isinstance(d, dict):
+        field_error(file, entry, key, f"{entry} is {d!r}; expected a table")
     if key not in d:
         field_error(file, entry, key, "missing")
-    return d[key]
+    v = d[key]
+    if kind is not None and not isinstance(v, kind):
+        field_error(file, entry, key, f"{v!r}; expected {_KIND_NAMES[kind]}")
+    return v
+
+
+def check_opcode_args(file, name, spec) -> None:
+    """An opcodes.toml entry's ``args``: a list of {kind = "int", min, max} (min <= max) or
+    {kind = "region"}. Raises RulesError naming the file, opcode and field."""
+    args = spec.get("args", []) if isinstance(spec, dict) else None
+    if not isinstance(args, list):
+        field_error(file, name, "args", f"{args!r}; expected a list of {{kind = ...}} tables")
+    for i, a in enumerate(args):
+        kind = a.get("kind") if isinstance(a, dict) else None
+        if kind == "region":
+            continue
+        if kind != "int":
+            field_error(file, name, f"args[{i}]", f"{a!r}; allowed: {{ kind = \"int\", min = .., max = .. }} "
+                                                 f"or {{ kind = \"region\" }}")
+        lo = check_int(file, name, f"args[{i}].min", a.get("min"), -10 ** 6, 10 ** 6)
+        check_int(file, name, f"args[{i}].max", a.get("max"), lo, 10 ** 6)
+    if len(args) > 2:
+        field_error(file, name, "args", f"{len(args)} arguments; allowed: at most 2")
 
 
 def track_steps(path, entry, vals, n=E.N_STEPS):
@@ -97,6 +126,7 @@ def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
             field_error(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
         spec = opcodes[m.group(1)]
         raw = [a.strip() for a in (m.group(2) or "").split(",") if a.strip()]
+        spec = dict(spec, args=spec.get("args", []))  # an opcode without args takes none
         if len(raw) != len(spec["args"]):
             field_error(file, entry, "effects", f"{m.group(1)} takes {len(spec['args'])} argument(s), got {len(raw)}")
         vals = []

@@ -1,6 +1,8 @@
 """What both engines' scenario runners share: checking a scenario's [expect] table against its
-result (docs/scenarios.md, "Expectations")."""
+result, and steps that must be refused (docs/scenarios.md, "Expectations", "Refusals")."""
 from __future__ import annotations
+
+import numpy as np
 
 #: operators of a check table (``glory = { ">=" = 10 }``, ``hand = { contains = "Tyr's Smite" }``)
 OPS = ("len", "contains", "in", ">=", "<=", ">", "<", "!=")
@@ -127,3 +129,33 @@ def check_expect(sc, result: dict) -> None:
             bad.append(f"{path}: expected {want!r}, actual {got!r}")
     if bad:
         sc.fail("expect", f"{len(bad)} expectation(s) failed:\n  " + "\n  ".join(bad))
+
+
+def play_step(sc, k: int, st: dict, play) -> None:
+    """Play step ``k`` of scenario ``sc`` with ``play(st)``. A step with ``expect_error = "text"``
+    must be refused with a ScenarioError whose message contains the text (case-insensitive); the
+    refusal is recorded in ``sc.refusals`` and the position is restored as it was before the step,
+    so one file can check several refusals in one position. Raises ScenarioError when the step is
+    refused for another reason, or is played."""
+    from .loading import ScenarioError
+    if not isinstance(st, dict) or "expect_error" not in st:
+        play(st)
+        return
+    F = f"step {k}.expect_error"
+    want = st["expect_error"]
+    if not isinstance(want, str) or not want.strip():
+        sc.fail(F, f"{want!r}; expected the text the refusal must contain")
+    st = {key: v for key, v in st.items() if key != "expect_error"}
+    S = sc.S
+    snap = {n: np.array(S[n], copy=True) for n in S.dtype.names}
+    try:
+        play(st)
+    except ScenarioError as exc:
+        msg = str(exc)
+        if want.strip().lower() not in msg.lower():
+            sc.fail(F, f"expected a refusal containing {want!r}; the step was refused with: {msg}")
+        for n, v in snap.items():
+            S[n] = v
+        sc.refusals.append({"step": k, "error": msg})
+        return
+    sc.fail(F, f"expected a refusal containing {want!r}, but the step was legal and was played")

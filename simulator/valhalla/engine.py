@@ -332,9 +332,22 @@ def take_action_nb(T, S, p, kinds, params, act):
     elif kind == E.VA_CONTEST:
         ok = contest_nb(T, S, p, a, kinds, params)
     if not ok:
-        log_nb(S, E.VEV_PASS, p, S.rage[p], 0, 0, 0, 0)
-        S.rage[p] = 0
-        S.passed[p] = 1
+        pass_nb(S, p)
+
+
+@njit(cache=True)
+def pass_nb(S, p):
+    """Pass: Rage drops to 0 and the clan takes no further action this Action phase, even if it
+    gains Rage later (DIGEST §1.5, §3)."""
+    log_nb(S, E.VEV_PASS, p, S.rage[p], 0, 0, 0, 0)
+    S.rage[p] = 0
+    S.passed[p] = 1
+
+
+@njit(cache=True)
+def can_act_nb(S, p):
+    """True if clan p takes a turn now: it has Rage and has not passed this Action phase."""
+    return S.passed[p] == 0 and S.rage[p] > 0
 
 
 @njit(cache=True)
@@ -379,7 +392,7 @@ def action_phase_nb(T, S, kinds, params):
             break
         if idle >= P:
             break
-        if S.passed[p] == 0 and S.rage[p] > 0:
+        if can_act_nb(S, p):
             take_action_nb(T, S, p, kinds, params, act)
             S.gs[G_TURNS] += 1
             turn += 1

@@ -1,7 +1,9 @@
 """Blood Rage: Valhalla strategies: every decision of the engine goes through these kernels.
 
-kind (int8): VPOL_RANDOM (uniform over legal choices) or VPOL_GREEDY (a heuristic tuned by
-params, float64[VP_N], enums VP_*). New strategies are parameter vectors, never callbacks.
+kind (int8): VPOL_RANDOM (uniform over legal choices), VPOL_GREEDY (a heuristic tuned by
+params, float64[VP_N], enums VP_*) or VPOL_SCRIPT (scenarios: the draft pick, stat, Call to
+Battle figure and battle card come from the clan's script queue while it lasts, then greedy).
+New strategies are parameter vectors, never callbacks.
 """
 import numpy as np
 from numba import njit
@@ -20,9 +22,25 @@ from .board import (
     sheet_sum_nb,
     str_in_nb,
 )
-from .state import G_AGE, G_NP
+from .state import G_AGE, G_NP, G_SCRIPT_BAD
 
 NEG = -1e18
+
+
+@njit(cache=True)
+def script_next_nb(S, p):
+    """VPOL_SCRIPT: the next value of clan p's queue, or SCRIPT_NONE when it is empty."""
+    i = S.script_i[p]
+    if i >= S.script_n[p]:
+        return E.SCRIPT_NONE
+    S.script_i[p] = i + 1
+    return S.script[p, i]
+
+
+@njit(cache=True)
+def script_bad_nb(S):
+    """A scripted value named no legal option: counted (the scenario reports it); greedy decides."""
+    S.gs[G_SCRIPT_BAD] += 1
 
 
 @njit(cache=True)
@@ -51,9 +69,16 @@ def card_worth_nb(T, S, p, c, params):
 
 @njit(cache=True)
 def draft_pick_nb(T, S, p, pack, n, kind, params):
-    """Index in pack[:n] of the card clan p keeps."""
+    """Index in pack[:n] of the card clan p keeps. Script: a card id."""
     if kind == E.VPOL_RANDOM:
         return rand_int_nb(S.rs, n)
+    if kind == E.VPOL_SCRIPT:
+        v = script_next_nb(S, p)
+        if v != E.SCRIPT_NONE:
+            for i in range(n):
+                if pack[i] == v:
+                    return i
+            script_bad_nb(S)
     best, bi = NEG, 0
     for i in range(n):
         w = card_worth_nb(T, S, p, pack[i], params)
@@ -64,7 +89,14 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
 
 @njit(cache=True)
 def choose_stat_nb(T, S, p, kind, params):
-    """Stat code clan p raises when it may choose (-1 if every track is at its last step)."""
+    """Stat code clan p raises when it may choose (-1 if every track is at its last step).
+    Script: a stat code."""
+    if kind == E.VPOL_SCRIPT:
+        v = script_next_nb(S, p)
+        if v != E.SCRIPT_NONE:
+            if 0 <= v < E.N_STATS and S.stat[p, v] < E.N_STEPS - 1:
+                return v
+            script_bad_nb(S)
     if kind == E.VPOL_RANDOM:
         n = 0
         for s in range(E.N_STATS):
@@ -328,10 +360,19 @@ def march_dest_nb(T, S, p, f, src, dst, kind, params):
 
 @njit(cache=True)
 def call_choice_nb(T, S, q, c, r, kind, params):
-    """Call to Battle: the figure clan q moves into r (contested by clan c), or -1."""
+    """Call to Battle: the figure clan q moves into r (contested by clan c), or -1.
+    Script: a figure slot of q in a region adjacent to r, or -1."""
     f, s = best_adjacent_nb(T, S, q, r)
     if f < 0:
         return -1
+    if kind == E.VPOL_SCRIPT:
+        v = script_next_nb(S, q)
+        if v == -1:
+            return -1
+        if v != E.SCRIPT_NONE:
+            if 0 <= v < E.VH_NFIG and S.loc[q, v] >= 0 and S.loc[q, v] != r and T.adj[S.loc[q, v], r] == 1:
+                return v
+            script_bad_nb(S)
     if kind == E.VPOL_RANDOM:
         return f if rand_int_nb(S.rs, 2) == 0 else -1
     if q == c:
@@ -357,6 +398,13 @@ def battle_card_nb(T, S, p, r, kind, params):
         return -1
     if kind == E.VPOL_RANDOM:
         return rand_int_nb(S.rs, n)
+    if kind == E.VPOL_SCRIPT:  # a card id
+        v = script_next_nb(S, p)
+        if v != E.SCRIPT_NONE:
+            for i in range(n):
+                if S.hand[p, i] == v:
+                    return i
+            script_bad_nb(S)
     mine = str_in_nb(T, S, p, r) + sheet_sum_nb(T, S, p, E.VOP_BATTLE_STR)
     top = 0.0
     for q in range(S.gs[G_NP]):

@@ -21,6 +21,7 @@ from ..core.loading import (
     CardLookup,
     RulesError,
     check_int,
+    check_opcode_args,
     field_error,
     load_toml,
     parse_effects,
@@ -247,7 +248,7 @@ def load_rules(path: Path, options: dict | None):
     out["monster_bases"] = check_int(path, "clan", "monster_bases", require_key(path, "clan", clan, "monster_bases"), 0,
                                 E.VH_N_MONSTERS)
     out["start_rage"] = check_int(path, "clan", "start_rage", require_key(path, "clan", clan, "start_rage"), 0, 50)
-    tracks = require_key(path, "rules", r, "tracks")
+    tracks = require_key(path, "rules", r, "tracks", dict)
     if "digest" not in tracks:
         field_error(path, "tracks", "digest", "missing")
     tr = tracks["digest"]
@@ -257,8 +258,8 @@ def load_rules(path: Path, options: dict | None):
     out["region_tokens"] = check_int(path, "setup", "region_tokens", require_key(path, "setup", su, "region_tokens"), 0, MAXR)
     out["monsters_pp"] = check_int(path, "setup", "monsters_per_player", require_key(path, "setup", su, "monsters_per_player"),
                               0, 10)
-    orw = require_key(path, "setup", su, "outer_rewards")
-    for x in orw if isinstance(orw, list) else [orw]:
+    orw = require_key(path, "setup", su, "outer_rewards", list)
+    for x in orw:
         if x not in E.VH_REWARD_NAMES[:5]:
             field_error(path, "setup", "outer_rewards", f"{x!r}; allowed: {list(E.VH_REWARD_NAMES[:5])}")
     out["outer_rewards"] = [REWARDS[x] for x in orw]
@@ -280,7 +281,7 @@ def load_rules(path: Path, options: dict | None):
     if not isinstance(vg, list) or len(vg) != 3:
         field_error(path, "age", "valor_glory", f"{vg!r}; allowed: a list of 3 integers")
     out["valor_glory"] = [check_int(path, "age", "valor_glory", v, 0, 100) for v in vg]
-    opts = dict(require_key(path, "rules", r, "options"))
+    opts = dict(require_key(path, "rules", r, "options", dict))
     for k in OPTIONS:
         if k not in opts:
             field_error(path, "options", k, "missing")
@@ -455,6 +456,7 @@ def load_opcodes(path: Path) -> dict:
     ops = load_toml(path)
     for name, spec in ops.items():
         check_int(path, name, "code", require_key(path, name, spec, "code"), 0, E.N_VOPS - 1)
+        check_opcode_args(path, name, spec)
         if require_key(path, name, spec, "hook") not in E.VH_HOOK_NAMES:
             field_error(path, name, "hook", f"{spec['hook']!r}; allowed: {list(E.VH_HOOK_NAMES)}")
     return ops

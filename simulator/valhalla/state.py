@@ -34,7 +34,8 @@ from ..core.record import (  # noqa: F401
 G_DECK_N = N_HEADER + 0  #: cards in the deck (top = deck[deck_n - 1])
 G_DECK_TOTAL = N_HEADER + 1  #: cards in the game at setup (card conservation)
 G_REMOVED = N_HEADER + 2  #: cards removed from the game (end of an age, over the keep limit)
-N_GS = N_HEADER + 3
+G_SCRIPT_BAD = N_HEADER + 3  #: scripted choices that named no legal option (scenarios report them)
+N_GS = N_HEADER + 4
 
 P5 = E.MAX_PLAYERS
 R = E.VH_MAX_REGIONS
@@ -63,7 +64,10 @@ VSTATE_DTYPE = np.dtype([
     ("reward", np.int8, (R,)),  # the region's own reward (VR_*)
     ("claimed", np.int8, (R,)),  # clan whose Reward Token covers the reward this age, -1 none
     ("gods", np.int8, (3,)),  # god of each age slot
-    ("passed", np.int8, (P5,)),
+    ("passed", np.int8, (P5,)),  # 1 once the clan passed this Action phase (it acts no more)
+    ("script", np.int16, (P5, E.MAX_SCRIPT)),  # VPOL_SCRIPT queues (scenarios): values in the order asked
+    ("script_n", np.int16, (P5,)),
+    ("script_i", np.int16, (P5,)),
     ("played", np.int16, (P5,)),  # card revealed in the current battle, -1 none
     ("lost_n", np.int16, (P5,)),  # figures lost in the current battle (Protect)
     ("kills_now", np.int16, (P5,)),  # enemy figures sent to this clan's kill pile in the current battle
@@ -119,6 +123,8 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.claimed[:] = -1
     S.gods[:] = -1
     S.passed[:] = 0
+    S.script_n[:] = 0
+    S.script_i[:] = 0
     S.played[:] = -1
     S.lost_n[:] = 0
     S.kills_now[:] = 0
