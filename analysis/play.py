@@ -125,16 +125,44 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
                         start, progress=advance, stop=stop)
     except KeyboardInterrupt:
         status, code = "interrupted", 128 + stop.signum
+    except OSError as exc:  # a disk fault writing OUT: full, read-only, gone
+        status = "failed"
+        raise UsageError(disk_fault(out, exc, meta["games_done"], keep_rows)) from None
     except BaseException as exc:
         status = "failed"
         meta["error"] = f"{type(exc).__name__}: {exc}"
         raise
     finally:
-        writer.close()
         restore_signals(old_sig)
         meta.update(finished=now(), status=status)
-        writer.write_meta()
+        _quietly(writer.close, writer.write_meta)
     return Outcome(code, status, meta["games_done"], [writer.stats])
+
+
+def disk_fault(out: Path, exc: OSError, games: int, keep_rows: bool) -> str:
+    """The one-line error of a run that could not write OUT (no space, read-only, ...): what
+    failed and what is left (stats/ and run.json are replaced whole, so they hold the last
+    complete batch)."""
+    why = exc.strerror or str(exc)
+    where = exc.filename or out
+    left = (f"stats/ holds the last complete batch ({games:,} games)" if games else "no batch was complete")
+    rows = "; the row files after it may be incomplete" if keep_rows else ""
+    import errno
+    fix = {errno.ENOSPC: "free space", errno.EDQUOT: "free space", errno.EFBIG: "allow larger files",
+           errno.EROFS: "make it writable", errno.EACCES: "make it writable", errno.EPERM: "make it writable"}
+    hint = fix.get(exc.errno, "fix the disk") if exc.errno else ("free space" if "space" in why else "fix the disk")
+    again = f" ({hint} or pick another --out; --resume continues a stats-only run)"
+    return f"{where}: cannot write: {why}; {left}{rows}{again}"
+
+
+def _quietly(*steps) -> None:
+    """Run the clean-up ``steps``, each even if an earlier one failed on a full or read-only disk:
+    the files they would update are left as the last complete batch wrote them."""
+    for step in steps:
+        try:
+            step()
+        except OSError:
+            pass
 
 
 def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
@@ -169,12 +197,14 @@ def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=
     except KeyboardInterrupt:
         code, status = 128 + stop.signum, "interrupted"
         sums = _saved_sums(out)
+    except OSError as exc:  # a disk fault writing OUT
+        status = "failed"
+        raise UsageError(disk_fault(out, exc, writers[1].meta["games_done"], False)) from None
     finally:
         restore_signals(old)
         for w in writers:
-            w.close()
             w.meta.update(finished=now(), status=status)
-            w.write_meta()
+            _quietly(w.close, w.write_meta)
     return Outcome(code, status, writers[1].meta["games_done"], [w.stats for w in writers], sums)
 
 

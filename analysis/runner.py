@@ -101,9 +101,17 @@ class RunWriter:
         os.replace(tmp, self.out / "run.json")
 
     def close(self) -> None:
+        """Close the row files; all are tried even if one fails (a full disk), the first error raised."""
+        err = None
         for w in self.writers.values():
-            w.close()
+            try:
+                w.close()
+            except OSError as exc:
+                w.is_open = False  # pyarrow would retry (and print a traceback) when it is collected
+                err = err or exc
         self.writers = {}
+        if err is not None:
+            raise err
 
 
 def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate: bool, writer: RunWriter,

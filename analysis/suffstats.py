@@ -518,12 +518,16 @@ class Stats:
         new.mkdir(parents=True)
         import hashlib
         sha = {}
-        for k, df in self.tables.items():
-            df.to_parquet(new / f"{k}.parquet", index=False)
-            sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
-        (new / "meta.json").write_text(json.dumps({"format": "volva-stats-4", "games": self.games,
-                                                   "sha256": sha, "cards": self.cards,
-                                                   "game": self.game}, indent=1) + "\n")
+        try:
+            for k, df in self.tables.items():
+                df.to_parquet(new / f"{k}.parquet", index=False)
+                sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
+            (new / "meta.json").write_text(json.dumps({"format": "volva-stats-4", "games": self.games,
+                                                       "sha256": sha, "cards": self.cards,
+                                                       "game": self.game}, indent=1) + "\n")
+        except OSError:  # a full disk: stats/ keeps the last complete sums; free what was written
+            shutil.rmtree(new, ignore_errors=True)
+            raise
         shutil.rmtree(old, ignore_errors=True)
         if cur.exists():
             os.replace(cur, old)
