@@ -146,3 +146,66 @@ def test_a_clan_that_cannot_act_is_refused_by_the_engine_check(tmp_path, rage, p
     from volva.strategies.lineup import run_scenario
     with pytest.raises(ScenarioError, match=needle):
         run_scenario(p)
+
+
+# --- Blood Rage: Valhalla: the action kernels decide, illegal() explains ----------------------
+
+def _vh_position(rng, names, regions, cards):
+    P = rng.randint(3, 5)
+    common = [r for r in regions if r != "Valhalla"]
+    clans = []
+    for _ in range(P):
+        figs: dict[str, list[str]] = {}
+        for kind, n in (("elite", 2), ("warrior", 6)):
+            for _ in range(rng.randint(0, n)):
+                figs.setdefault(rng.choice(regions), []).append(kind)
+        clans.append({"rage": rng.choice([0, 1, 1, 2, 3, 6]), "figures": figs,
+                      "hand": rng.sample(cards, rng.randint(0, 4))})
+    return {"ruleset": "valhalla", "players": P, "age": rng.randint(1, 3),
+            "tokens": rng.sample(common, rng.randint(0, 2)), "clan": clans}
+
+
+def test_valhalla_runner_reasons_agree_with_the_kernels():
+    """Over 300 random Blood Rage: Valhalla positions, every contest, summon, march, upgrade and quest
+    a file can name: the runner's illegal() finds no reason exactly when the action's kernel plays it
+    (the kernel alone decides a step; illegal() words the refusal)."""
+    import numpy as np
+
+    from volva.simulator.valhalla import engine as V
+    from volva.simulator.valhalla.scenario import load_scenario as load_vh
+    rng = random.Random(16)
+    resolve = resolve_for("valhalla")
+    probe = load_vh("v.toml", {"ruleset": "valhalla", "players": 3, "clan": [{}, {}, {}]}, resolve)
+    regions, cards = list(probe.r.region_names), list(probe.r.card_names)
+    positions = checked = played = 0
+    while positions < 300:
+        try:
+            sc = load_vh("v.toml", _vh_position(rng, None, regions, cards), resolve)
+        except ScenarioError:
+            continue
+        positions += 1
+        kind, par = resolve("greedy")
+        kinds, params = np.full(sc.P, kind, np.int8), np.tile(par, (sc.P, 1))
+        S = sc.S
+        for p in range(sc.P):
+            if not V.can_act_nb(S, p):
+                continue
+            here = {(int(S.loc[p, f]), "elite" if f < E.VH_FIG_WARRIOR0 else "warrior")
+                    for f in range(E.VH_FIG_MONSTER0) if S.loc[p, f] >= 0}
+            steps = [{"action": "contest", "region": r} for r in regions]
+            steps += [{"action": "summon", "region": r, "figure": k} for r in regions for k in ("elite", "warrior")
+                      if any(S.loc[p, f] == E.VH_LOC_RESERVE and (f < E.VH_FIG_WARRIOR0) == (k == "elite")
+                             for f in range(E.VH_FIG_MONSTER0))]
+            steps += [{"action": "march", "region": regions[loc], "moves": [[k, d]]} for loc, k in here for d in regions]
+            steps += [{"action": a, "card": c} for c in rng.sample(cards, 6) + [cards[int(x)] for x in S.hand[p, :S.hand_n[p]]]
+                      for a in ("upgrade", "quest")]
+            for st in steps:
+                why = sc.illegal(p, st["action"], st)
+                snap = {n: np.array(S[n], copy=True) for n in S.dtype.names}
+                ok = sc.play_action("step", st, p, st["action"], kinds, params)
+                for n, v in snap.items():
+                    S[n] = v
+                checked += 1
+                played += ok
+                assert (why == "") == ok, f"position {positions}, clan {p}, {st}: illegal() says {why!r}, kernel {ok}"
+    assert checked > 10000 and 0 < played < checked

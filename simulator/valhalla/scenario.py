@@ -364,7 +364,7 @@ class VScenario:
 
     def action(self, F, st, kinds, params):
         from . import engine as V
-        S, T = self.S, self.T
+        S = self.S
         p = st.get("clan")
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.P:
             self.fail(f"{F}.clan", f"{p!r}; allowed: 0..{self.P - 1}")
@@ -372,20 +372,28 @@ class VScenario:
         if a not in ACTIONS:
             self.fail(f"{F}.action", f"{a!r}; allowed: {list(ACTIONS)} (or phase = ...)")
         self.keys(F, st, STEP_KEYS[a])
-        why = self.illegal(p, a, st)
-        if why:
-            self.fail(F, f"{a} by clan {p} is not legal: {why}")
+        # legality is the engine's word (can_act_nb, then the action's kernel, which returns False
+        # changing nothing); illegal() only explains a refusal (tests/test_scenario_legality.py)
+        if not V.can_act_nb(S, p):
+            self.fail(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st)}")
         if a == "pass":
             V.pass_nb(S, p)
             return
+        if not self.play_action(F, st, p, a, kinds, params):
+            self.fail(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st) or 'the engine refused it'}")
+
+    def play_action(self, F, st, p, a, kinds, params) -> bool:
+        """Call the action's kernel; its return says whether the action was legal."""
+        from . import engine as V
+        S, T = self.S, self.T
         if a in ("contest", "summon", "march"):
             r = self.region(f"{F}.region", st.get("region"))
         if a == "contest":
-            ok = V.contest_nb(T, S, p, r, kinds, params)
-        elif a == "summon":
+            return bool(V.contest_nb(T, S, p, r, kinds, params))
+        if a == "summon":
             f = self.figure(f"{F}.figure", p, st.get("figure", "warrior"), E.VH_LOC_RESERVE)
-            ok = V.summon_nb(T, S, p, f, r)
-        elif a == "march":
+            return bool(V.summon_nb(T, S, p, f, r))
+        if a == "march":
             dests = np.full(E.VH_NFIG, -1, np.int64)
             for fig, to in self.moves(F, st):
                 f = self.figure(f"{F}.moves", p, fig, r)
@@ -395,12 +403,9 @@ class VScenario:
                     if f < 0:
                         self.fail(f"{F}.moves", f"more {fig}s moved than clan {p} has in {st['region']}")
                 dests[f] = self.region(f"{F}.moves", to)
-            ok = V.march_nb(T, S, p, r, dests)
-        else:
-            cid = self.card(f"{F}.card", st.get("card"))
-            ok = (V.upgrade_nb if a == "upgrade" else V.quest_nb)(T, S, p, cid)
-        if not ok:  # a case illegal() does not know: the kernel refused it
-            self.fail(F, f"{a} by clan {p} is not legal here (the engine refused it)")
+            return bool(V.march_nb(T, S, p, r, dests))
+        cid = self.card(f"{F}.card", st.get("card"))
+        return bool((V.upgrade_nb if a == "upgrade" else V.quest_nb)(T, S, p, cid))
 
     def illegal(self, p, a, st) -> str:
         """Why the step's action is not legal (rulebook "Action Phase"), '' if it is."""
