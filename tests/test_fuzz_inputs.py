@@ -293,3 +293,29 @@ def test_resumed_run_json(tmp_path, stopped_run, data):
         lines = res.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error:") and "run.json" in lines[0], res.stderr
         assert {f: f.read_bytes() for f in out.rglob("*") if f.is_file()} == before
+
+
+@given(data=st.data())
+def test_resumed_stats(tmp_path, stopped_run, data):
+    """A damaged stats/ (a table's bytes, or meta.json) on --resume: one error line naming the file;
+    the run's files unchanged."""
+    out = tmp_path / "run"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(stopped_run, out)
+    files = sorted((out / "stats").iterdir())
+    p = data.draw(st.sampled_from(files))
+    b = bytearray(p.read_bytes())
+    i = data.draw(st.integers(0, len(b) - 1))
+    if data.draw(st.booleans()):
+        del b[i:]
+    else:
+        b[i] ^= data.draw(st.integers(1, 255))
+    p.write_bytes(bytes(b))
+    before = {f: f.read_bytes() for f in out.rglob("*") if f.is_file()}
+    code, err = _main(["run", "--players", "3", "--games", "12", "--batch-size", "4", "--no-keep-rows",
+                       "--resume", "--out", str(out)])
+    assert code in (0, 2), err
+    if code == 2:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error:") and "stats" in lines[0], err
+        assert {f: f.read_bytes() for f in out.rglob("*") if f.is_file()} == before
