@@ -10,6 +10,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.rng import rand_int_nb, shuffle_nb
+from ..core.script import script_pop_nb
 from .board import (
     card_value_nb,
     clan_str_nb,
@@ -45,16 +46,6 @@ def effective_params_nb(S, p, params):
             for k in range(int(params[o + 4])):
                 out[int(params[o + 5 + 2 * k])] = params[o + 6 + 2 * k]
     return out
-
-
-@njit(cache=True)
-def script_pop_nb(S, p):
-    """Next value of clan p's script queue, or SCRIPT_NONE when it is empty."""
-    i = S.script_i[p]
-    if i >= S.script_n[p]:
-        return E.SCRIPT_NONE
-    S.script_i[p] = i + 1
-    return S.script[p, i]
 
 
 @njit(cache=True)

@@ -10,6 +10,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.rng import rand_int_nb
+from ..core.script import script_pop_nb
 from .board import (
     card_op_sum_nb,
     contestable_nb,
@@ -25,16 +26,6 @@ from .board import (
 from .state import G_AGE, G_NP, G_SCRIPT_BAD
 
 NEG = -1e18
-
-
-@njit(cache=True)
-def script_next_nb(S, p):
-    """VPOL_SCRIPT: the next value of clan p's queue, or SCRIPT_NONE when it is empty."""
-    i = S.script_i[p]
-    if i >= S.script_n[p]:
-        return E.SCRIPT_NONE
-    S.script_i[p] = i + 1
-    return S.script[p, i]
 
 
 @njit(cache=True)
@@ -73,7 +64,7 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
     if kind == E.VPOL_RANDOM:
         return rand_int_nb(S.rs, n)
     if kind == E.VPOL_SCRIPT:
-        v = script_next_nb(S, p)
+        v = script_pop_nb(S, p)
         if v != E.SCRIPT_NONE:
             for i in range(n):
                 if pack[i] == v:
@@ -92,7 +83,7 @@ def choose_stat_nb(T, S, p, kind, params):
     """Stat code clan p raises when it may choose (-1 if every track is at its last step).
     Script: a stat code."""
     if kind == E.VPOL_SCRIPT:
-        v = script_next_nb(S, p)
+        v = script_pop_nb(S, p)
         if v != E.SCRIPT_NONE:
             if 0 <= v < E.N_STATS and S.stat[p, v] < E.N_STEPS - 1:
                 return v
@@ -366,7 +357,7 @@ def call_choice_nb(T, S, q, c, r, kind, params):
     if f < 0:
         return -1
     if kind == E.VPOL_SCRIPT:
-        v = script_next_nb(S, q)
+        v = script_pop_nb(S, q)
         if v == -1:
             return -1
         if v != E.SCRIPT_NONE:
@@ -399,7 +390,7 @@ def battle_card_nb(T, S, p, r, kind, params):
     if kind == E.VPOL_RANDOM:
         return rand_int_nb(S.rs, n)
     if kind == E.VPOL_SCRIPT:  # a card id
-        v = script_next_nb(S, p)
+        v = script_pop_nb(S, p)
         if v != E.SCRIPT_NONE:
             for i in range(n):
                 if S.hand[p, i] == v:
