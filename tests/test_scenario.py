@@ -495,3 +495,20 @@ def test_setup_refuses_a_dealt_position(tmp_path, extra, needle):
 def test_setup_must_be_the_first_step(tmp_path):
     text = SETUP.replace('[[step]]\nphase = "setup"', '[[step]]\nphase = "quest"\n[[step]]\nphase = "setup"')
     assert "setup must be the first step" in error_of(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("step, needle", [
+    ('action = "fly"', "step 1.action: 'fly'; allowed"),
+    ('action = "pillage"\nprovince = "Narnia"', "Narnia"),
+    ('action = "pass"\nfoo = 1', "foo"),
+])
+def test_expect_error_does_not_swallow_a_malformed_step(tmp_path, step, needle):
+    """Only a refusal by the engine's rules meets expect_error; a malformed step stays an error."""
+    p = write(tmp_path, TWO + f'[[clan]]\nrage = 0\n[[clan]]\n[[step]]\nclan = 0\n{step}\nexpect_error = "a"\n')
+    msg = error_of(p)
+    assert needle in msg and "refusals" not in msg, msg
+
+
+def test_huge_scripted_integer_is_one_error(tmp_path):
+    p = write(tmp_path, TWO + '[[clan]]\n[[clan]]\n[[step]]\nphase = "quest"\nchoices = { 0 = [99999999999999999999] }\n')
+    assert "allowed: an integer" in error_of(p)

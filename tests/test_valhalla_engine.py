@@ -413,3 +413,17 @@ def test_valhalla_scenario_scripted_stat_options_and_names(tmp_path):
     p.write_text(text.replace('players = 3', 'players = 3\noptions = { call_none = false }'))
     with pytest.raises(ScenarioError, match="field 'options'.*call_none"):
         run_scenario(p)
+
+
+def test_valhalla_scripted_calls_name_different_figures(tmp_path):
+    """Scripted Call to Battle: ["warrior@Vingolf", "warrior@Vingolf"] names two Warriors (as in the
+    base game's scenarios), with option call_one = false letting both come."""
+    from volva.strategies.lineup import run_scenario
+    p = tmp_path / "s.toml"
+    p.write_text('ruleset = "valhalla"\nplayers = 3\noptions = { call_one = false }\n'
+                 '[[clan]]\nfigures = { Gladsheim = ["elite"], Vingolf = ["warrior", "warrior"] }\n'
+                 '[[clan]]\nfigures = { Gladsheim = ["warrior"] }\n[[clan]]\n'
+                 '[[step]]\nclan = 0\naction = "contest"\nregion = "Gladsheim"\n'
+                 'calls = { 0 = ["warrior@Vingolf", "warrior@Vingolf"] }\n')
+    r = run_scenario(p)
+    assert not r["clans"][0]["figures"].get("Vingolf")

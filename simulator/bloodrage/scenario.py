@@ -211,14 +211,15 @@ class _Scenario(ScenarioPosition):
         two agree)."""
         from .actions import can_act_nb
         S = self.S
+        # a malformed step is an error before any refusal (expect_error meets refusals only)
+        t, a, b, why, script = self.action_args(F, st, p, act)
         if not can_act_nb(S, p):
             if S.passed[p]:
-                self.fail(F, f"illegal {act}: clan {p} passed this Action phase and takes no further action, "
+                self.refuse(F, f"illegal {act}: clan {p} passed this Action phase and takes no further action, "
                              f"even with Rage gained since (DIGEST §1.5)")
-            self.fail(F, f"illegal {act}: clan {p} has 0 Rage and cannot act, not even a free action (DIGEST §1.5)")
-        t, a, b, why, script = self.action_args(F, st, p, act)
+            self.refuse(F, f"illegal {act}: clan {p} has 0 Rage and cannot act, not even a free action (DIGEST §1.5)")
         if (t, a, b) not in self.legal_actions(p):
-            self.fail(F, f"illegal {act}: {why or 'not among the legal actions'}")
+            self.refuse(F, f"illegal {act}: {why or 'not among the legal actions'}")
         for q, vals in self.choices(st, F).items():
             script.setdefault(q, []).extend(vals)
         self.queue(F, script)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import RulesError, ScenarioError  # noqa: F401  (ScenarioError: raised by fail)
+from ..core.loading import RulesError, ScenarioError, ScenarioRefusal  # noqa: F401  (ScenarioError: raised by fail)
 from .rules import Ruleset
 from .rules import load_blood_rage as load_ruleset
 
@@ -66,8 +66,12 @@ class ScenarioPosition:
         self.resolve = None  #: strategy name -> (kind, params), set by the caller
 
     # --- errors and basic fields ------------------------------------------------------------
-    def fail(self, field: str, msg: str):
-        raise ScenarioError(f"{self.file}: {field}: {msg}" if field else f"{self.file}: {msg}")
+    def fail(self, field: str, msg: str, kind=ScenarioError):
+        raise kind(f"{self.file}: {field}: {msg}" if field else f"{self.file}: {msg}")
+
+    def refuse(self, field: str, msg: str):
+        """A legal-looking step the engine refuses (ScenarioRefusal: an expect_error may expect it)."""
+        self.fail(field, msg, ScenarioRefusal)
 
     def keys(self, d, field, allowed):
         if not isinstance(d, dict):
@@ -426,6 +430,8 @@ class ScenarioPosition:
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, int):
+            if not -2 ** 31 < v < 2 ** 31:
+                self.fail(field, f"{v!r}; allowed: an integer -2147483647..2147483647 (or a name)")
             return v
         if not isinstance(v, str):
             self.fail(field, f"{v!r}; expected a name or an integer")
@@ -470,7 +476,7 @@ class ScenarioPosition:
         ok = [c for c in hand if self.r.card_names[c].lower() == name
               and (age is None or int(self.T.card_age[c]) == age)]
         if not ok:
-            self.fail(field, f"{text!r} is not in clan {p}'s hand; hand: "
+            self.refuse(field, f"{text!r} is not in clan {p}'s hand; hand: "
                              f"{', '.join(self.hand_label(c) for c in hand) or '(empty)'}")
         return c0 if c0 in ok else ok[0]
 

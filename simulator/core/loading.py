@@ -56,6 +56,8 @@ def read_toml(path: Path, error: type = None) -> dict:
         raise error(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise error(f"{path}: not UTF-8 text") from None
+    except RecursionError:
+        raise error(f"{path}: not valid TOML: nested too deeply") from None
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
 
@@ -152,6 +154,10 @@ def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
 
 class ScenarioError(ValueError):
     """A malformed scenario file or an illegal step (message: file, field, allowed values)."""
+
+
+class ScenarioRefusal(ScenarioError):
+    """A well-formed step the engine refuses as illegal (what ``expect_error`` may expect)."""
 
 
 def patch_list(patch) -> list[tuple[Path, dict | None]]:

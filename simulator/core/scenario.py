@@ -137,7 +137,7 @@ def play_step(sc, k: int, st: dict, play) -> None:
     refusal is recorded in ``sc.refusals`` and the position is restored as it was before the step,
     so one file can check several refusals in one position. Raises ScenarioError when the step is
     refused for another reason, or is played."""
-    from .loading import ScenarioError
+    from .loading import ScenarioRefusal
     if not isinstance(st, dict) or "expect_error" not in st:
         play(st)
         return
@@ -150,7 +150,7 @@ def play_step(sc, k: int, st: dict, play) -> None:
     snap = {n: np.array(S[n], copy=True) for n in S.dtype.names}
     try:
         play(st)
-    except ScenarioError as exc:
+    except ScenarioRefusal as exc:  # a malformed step is an error, never an expected refusal
         msg = str(exc)
         if want.strip().lower() not in msg.lower():
             sc.fail(F, f"expected a refusal containing {want!r}; the step was refused with: {msg}")

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import RulesError, ScenarioError, read_toml
+from ..core.loading import RulesError, ScenarioError, ScenarioRefusal, read_toml
 from ..core.scenario import play_step
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
 
@@ -67,8 +67,12 @@ class VScenario:
         self.refusals: list[dict] = []  #: steps refused as their expect_error asked
         self.resolve = None  #: strategy name -> (kind, params), set by the caller
 
-    def fail(self, field, msg):
-        raise ScenarioError(f"{self.path}: field '{field}': {msg}")
+    def fail(self, field, msg, kind=ScenarioError):
+        raise kind(f"{self.path}: field '{field}': {msg}")
+
+    def refuse(self, field, msg):
+        """A legal-looking step the engine refuses (ScenarioRefusal: an expect_error may expect it)."""
+        self.fail(field, msg, ScenarioRefusal)
 
     def strlist(self, v, field):
         if isinstance(v, str):
@@ -182,6 +186,9 @@ class VScenario:
                 k += 1
                 if T.card_type[cid] == E.VCT_MONSTER:
                     b = int((S.mon_card[p] >= 0).sum())
+                    if b >= min(E.VH_N_MONSTERS, int(T.monster_bases)):
+                        self.fail(f"{F}.{key}", f"{name!r}: no free Monster base; allowed: at most "
+                                                f"{min(E.VH_N_MONSTERS, int(T.monster_bases))} Monster upgrades")
                     S.mon_card[p, b] = cid
                     S.loc[p, E.VH_FIG_MONSTER0 + b] = E.VH_LOC_RESERVE
         for where, figs in self.tab(f"{F}.figures", c.get("figures", {})).items():
@@ -209,8 +216,9 @@ class VScenario:
             return E.VH_LOC_KILL0 - int(q)
         return self.region(field, where)
 
-    def figure(self, field, p, fig, at):
-        """The first figure slot of clan p of kind ``fig`` (elite, warrior, a Monster's name) at ``at``."""
+    def figure(self, field, p, fig, at, used=()):
+        """The first figure slot of clan p of kind ``fig`` (elite, warrior, a Monster's name) at ``at``,
+        skipping the slots in ``used``."""
         S = self.S
         if not isinstance(fig, str):
             self.fail(field, f"{fig!r}; allowed: elite, warrior or a Monster's name")
@@ -229,9 +237,9 @@ class VScenario:
             if not slots:
                 self.fail(field, f"{fig!r}: the clan has no such Monster upgrade (list it in upgrades)")
         for f in slots:
-            if S.loc[p, f] == at:
+            if S.loc[p, f] == at and f not in used:
                 return f
-        self.fail(field, f"no {fig} of clan {p} left in {self.r.loc_label(at) if at >= -3 else at}")
+        self.refuse(field, f"no {fig} of clan {p} left in {self.r.loc_label(at) if at >= -3 else at}")
 
     def run(self):
         from . import engine as V
@@ -240,7 +248,10 @@ class VScenario:
         pols = []
         for p, c in enumerate(self.d.get("clan", [])):
             try:
-                pols.append(resolve(c.get("strategy", "greedy")))
+                name = c.get("strategy", "greedy") if isinstance(c, dict) else "greedy"
+                if not isinstance(name, str):
+                    self.fail(f"clan[{p}].strategy", f"{name!r}; expected a strategy name or file")
+                pols.append(resolve(name))
             except ValueError as exc:
                 self.fail(f"clan[{p}].strategy", str(exc))
         own = np.array([k for k, _ in pols], np.int8)
@@ -289,6 +300,7 @@ class VScenario:
         S.script_i[:] = 0
         S.gs[G_SCRIPT_BAD] = 0
         vals: dict[int, list] = {}
+        self.called: dict[int, set] = {}
         region = st.get("region")
         for key in SCRIPTED:
             table = st.get(key, {})
@@ -319,6 +331,8 @@ class VScenario:
         if isinstance(x, bool) or not isinstance(x, (str, int)):
             self.fail(fld, f"{x!r}; expected a name or an integer")
         if isinstance(x, int):
+            if not -2 ** 15 <= x < 2 ** 15:
+                self.fail(fld, f"{x!r}; allowed: an integer -32768..32767 (or a name)")
             return x
         low = x.strip().lower()
         if low in DECLINE:
@@ -337,16 +351,18 @@ class VScenario:
         r = self.r.region_names.index(region)
         cands = [self.region(fld, at.strip())] if at else [
             g for g in range(len(self.r.region_names)) if g != r and self.T.adj[g, r] == 1]
+        used = self.called.setdefault(q, set())  # ["warrior", "warrior"] names two Warriors
         for g in cands:
-            f = self.figure_at(q, fig.strip(), g)
+            f = self.figure_at(q, fig.strip(), g, used)
             if f >= 0:
+                used.add(f)
                 return f
         self.fail(fld, f"{x!r}: clan {q} has no such figure in a region next to {region}")
 
-    def figure_at(self, p, fig, at):
-        """The first figure slot of clan p of kind ``fig`` at ``at``, or -1."""
+    def figure_at(self, p, fig, at, used=()):
+        """The first figure slot of clan p of kind ``fig`` at ``at`` not in ``used``, or -1."""
         try:
-            return self.figure("", p, fig, at)
+            return self.figure("", p, fig, at, used)
         except ScenarioError:
             return -1
 
@@ -375,12 +391,12 @@ class VScenario:
         # legality is the engine's word (can_act_nb, then the action's kernel, which returns False
         # changing nothing); illegal() only explains a refusal (tests/test_scenario_legality.py)
         if not V.can_act_nb(S, p):
-            self.fail(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st)}")
+            self.refuse(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st)}")
         if a == "pass":
             V.pass_nb(S, p)
             return
         if not self.play_action(F, st, p, a, kinds, params):
-            self.fail(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st) or 'the engine refused it'}")
+            self.refuse(F, f"{a} by clan {p} is not legal: {self.illegal(p, a, st) or 'the engine refused it'}")
 
     def play_action(self, F, st, p, a, kinds, params) -> bool:
         """Call the action's kernel; its return says whether the action was legal."""
