@@ -832,6 +832,50 @@ def tune(
 
 
 @app.command()
+def dice(
+    teams: Annotated[list[str] | None, typer.Argument(
+        help="Teams of Warriors, each 'weapons[:strength],...' (weapons: spear, sword, axe, bow, shield, any, "
+             "as in 'axe:3,spear+sword:5,axe*2+bow*2:10,any*3:7'). Default: one Warrior of each base-deck shape.",
+        show_default=False)] = None,
+    dice_n: Annotated[str, typer.Option("--dice", help="Dice rolled, comma-separated (1..9).")] = "5,6,7",
+    rerolls: Annotated[str, typer.Option("--rerolls", help="Most paid rerolls, comma-separated (0..9, or all).")] = "0,1,2,3,all",
+    tactic: Annotated[list[str] | None, typer.Option(
+        "--tactic", help="Tactic in hand: none, push-back, new-weapons, weapons-exchange (repeat; default: all four).",
+        show_default=False)] = None,
+    colour: Annotated[str, typer.Option("--colour", help="Die colour rolled: red (attacker), black (defender), grey.")] = "red",
+    dice_file: Annotated[Path | None, typer.Option("--dice-file", help="A dice.toml replacing the PROVISIONAL die faces.",
+                                                   show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Directory for dice.csv and dice.png.", show_default=False)] = None,
+) -> None:
+    """Valhalla (the dice game): exact P(armed) and E[strength] of Warriors and teams by dice, rerolls and Tactic."""
+    from volva.analysis import dice as AD
+    from volva.reports import dice as RD
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.valhalla_dice.rules import COLOURS, load_dice
+    try:
+        ns = AD.parse_counts(dice_n, "--dice", 1, 9)
+        ks = AD.parse_counts(rerolls, "--rerolls", 0, 9, allow_all=True)
+        tacs = AD.parse_tactics(tactic)
+        if colour.strip().lower() not in COLOURS:
+            raise ValueError(f"--colour {colour!r}; allowed: {', '.join(COLOURS)}")
+        named = {t: t for t in teams} if teams else {f"{k} ({w})": w for k, w in AD.SHAPES.items()}
+        parsed = {name: AD.parse_team(spec) for name, spec in named.items()}
+        p = load_dice(dice_file)[colour.strip().lower()]
+    except (ValueError, RulesError) as exc:
+        _fail(str(exc))
+    df = AD.arming_table(parsed, ns, ks, tacs, p)
+    console.print_wide(RD.dice_tables(df))
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            df.to_csv(out / "dice.csv", index=False)
+            RD.dice_figure(df, out / "dice.png")
+        except OSError as exc:
+            _fail(f"--out {str(out)!r}: {exc.strerror or exc}")
+        typer.echo(f"wrote {out / 'dice.csv'} and {out / 'dice.png'}")
+
+
+@app.command()
 def version() -> None:
     """Print the Volva, Python, numpy and numba versions."""
     typer.echo(versions_line())

@@ -1,0 +1,348 @@
+"""Exact arming analysis for Valhalla's weapon dice (003 l.94–113; DIGEST §5.2, §5.3, §5.6, §5.7).
+
+A battle phase is a one-player stochastic game over the **multiset** of unplaced dice, solved
+by backward induction with keeper nodes shared between pools (the Yahtzee-solver method:
+Verhoeff 1999, Glenn 2006; `../shared/design/valhalla-dice.md` §3.3). Our recurrence differs
+from Yahtzee's: a reroll costs a die (DIGEST §5.6: discard one unplaced die, then reroll any
+non-empty subset of the others, while ≥ 2 unplaced dice remain), so the pool bounds the rerolls.
+
+    V(c) = max( U(c),                                             stop and arm
+                max_{K ⊆ c, |K| ≤ |c|−2} E_o V(K + o), |o| = |c|−1−|K|   paid reroll
+                max_{K ⊆ c, |K| ≤ |c|−1} E_o V(K + o), |o| = |c|−|K|     Push back (free)
+                E_{a,b} max(V(c + a), V(c + b)) )                        New weapons
+
+U(c) = obj[best total strength of the team's Warriors that c arms disjointly] (specific weapons
+first, Ice Giants' ``any`` symbols from spare non-X dice, X dice wild under Weapons exchange).
+``obj`` maps a strength to the player's goal: the strength itself (E[strength]), an indicator
+``strength ≥ t`` (P(armed), P(≥ 1 armed), a defender's P(win)), or a P(win) table. Arming at the
+end of the phase is the engine's ruling (DIGEST §5.6 item 8), so the state is the pool alone.
+
+Every die of one solve has the same faces (DIGEST §5.3: the default die is the same for red,
+black and grey; a layout whose grey die differs is solved with the side's colour).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+
+import numba
+import numpy as np
+
+FACES = ("spear", "sword", "axe", "bow", "shield", "x")
+WEAPONS = FACES[:5]
+NF = 6  #: die faces: five weapons and the X (the additional-die symbol, arms nobody; 003 l.103)
+FACE_X = 5
+MAX_TEAM = 8  #: Warriors per solve (a team holds 4, DIGEST §5.5; more for whole-card studies)
+
+
+class DiceTables:
+    """The multiset tables of one die and pool bound, built once (lru_cache by :func:`tables`).
+
+    Attributes (NS pools of 0..nmax dice, ordered by size):
+      cnt      int8[NS, 6]    dice per face of each pool
+      size     int8[NS]       dice in each pool
+      add1     int32[NS, 6]   pool + one die of the face (-1 past nmax)
+      sub_ptr, sub_idx        CSR: the sub-multisets (keepers) of each pool
+      roll_ptr int64[NS*(nmax+1)+1], roll_dst int32[...], roll_p float64[...]
+                              CSR by (keeper K, m fresh dice): pools K + o and P(o), o of size m
+      pair_a, pair_b int8[21], pair_p float64[21]   the two-die rolls of New weapons
+    """
+
+    def __init__(self, nmax: int, p: tuple[float, ...]):
+        self.nmax, self.p = nmax, np.asarray(p, np.float64)
+        pools = [c for n in range(nmax + 1) for c in _multisets(n)]
+        index = {c: i for i, c in enumerate(pools)}
+        self.index = index
+        self.cnt = np.array(pools, np.int8).reshape(-1, NF)
+        self.size = self.cnt.sum(1).astype(np.int8)
+        NS = len(pools)
+        self.add1 = np.full((NS, NF), -1, np.int32)
+        for i, c in enumerate(pools):
+            if sum(c) < nmax:
+                for f in range(NF):
+                    self.add1[i, f] = index[c[:f] + (c[f] + 1,) + c[f + 1:]]
+        subs, ptr = [], [0]
+        for c in pools:
+            subs += [index[k] for k in _submultisets(c)]
+            ptr.append(len(subs))
+        self.sub_ptr, self.sub_idx = np.array(ptr, np.int64), np.array(subs, np.int32)
+        dst, prob, rptr = [], [], [0]
+        rolls = {m: [(o, _multinomial(o, self.p)) for o in _multisets(m)] for m in range(nmax + 1)}
+        for c in pools:
+            for m in range(nmax + 1):
+                if m >= 1 and sum(c) + m <= nmax:
+                    for o, q in rolls[m]:
+                        dst.append(index[tuple(a + b for a, b in zip(c, o))])
+                        prob.append(q)
+                rptr.append(len(dst))
+        self.roll_ptr = np.array(rptr, np.int64)
+        self.roll_dst, self.roll_p = np.array(dst, np.int32), np.array(prob, np.float64)
+        two = list(combinations_with_replacement(range(NF), 2))
+        self.pair_a = np.array([a for a, _ in two], np.int8)
+        self.pair_b = np.array([b for _, b in two], np.int8)
+        self.pair_p = np.array([self.p[a] * self.p[b] * (1 if a == b else 2) for a, b in two])
+
+    @property
+    def arrays(self) -> tuple:
+        """The tables as one tuple for the kernels (solve_nb)."""
+        return (self.size, self.add1, self.sub_ptr, self.sub_idx, self.roll_ptr, self.roll_dst, self.roll_p,
+                self.pair_a, self.pair_b, self.pair_p)
+
+    def pool(self, counts) -> int:
+        """The state index of a pool given as 6 face counts (spear, sword, axe, bow, shield, X)."""
+        return self.index[tuple(int(x) for x in counts)]
+
+
+def _multisets(n: int):
+    """All 6-face count vectors with n dice (lexicographic)."""
+    out = []
+
+    def rec(prefix, left, k):
+        if k == NF - 1:
+            out.append(tuple(prefix) + (left,))
+            return
+        for a in range(left, -1, -1):
+            rec(prefix + [a], left - a, k + 1)
+    rec([], n, 0)
+    return out
+
+
+def _submultisets(c):
+    out = [()]
+    for x in c:
+        out = [s + (a,) for s in out for a in range(x + 1)]
+    return out
+
+
+def _multinomial(o, p) -> float:
+    n = sum(o)
+    q = float(factorial(n))
+    for k, pk in zip(o, p):
+        q *= pk ** k / factorial(k)
+    return q
+
+
+@lru_cache(maxsize=16)
+def tables(nmax: int, p: tuple[float, ...] = (1 / 6,) * NF) -> DiceTables:
+    """The tables for pools of ≤ nmax dice with face probabilities p (spear..shield, X).
+    Raises ValueError unless 1 ≤ nmax ≤ 10 and p is 6 non-negative numbers summing to 1."""
+    if not 1 <= nmax <= 10:
+        raise ValueError(f"nmax {nmax}; allowed: 1..10 dice")
+    if len(p) != NF or min(p) < 0 or abs(sum(p) - 1) > 1e-9:
+        raise ValueError(f"face probabilities {p}; allowed: 6 non-negative numbers summing to 1")
+    return DiceTables(nmax, tuple(float(x) for x in p))
+
+
+# --- kernels ----------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def armable_nb(c, need, any_need, x_wild):
+    """Whether pool c (int8[6]) arms Warriors needing ``need`` (int[5], specific symbols) plus
+    ``any_need`` any-weapon symbols (Ice Giants, DIGEST §5.2), dice used once each, with
+    ``x_wild`` X dice allowed to count as any weapon (Weapons exchange x_only, DIGEST §5.7)."""
+    deficit = 0
+    spare = 0
+    for w in range(5):
+        d = need[w] - c[w]
+        if d > 0:
+            deficit += d
+        else:
+            spare -= d
+    wild = min(x_wild, c[FACE_X])
+    return deficit <= wild and any_need <= spare + wild - deficit
+
+
+@numba.njit(cache=True)
+def best_strength_nb(cnt, need, any_need, strength, x_wild):
+    """int32[NS]: for each pool, the highest total strength of a set of the team's Warriors it
+    arms disjointly. need int8[T, 5], any_need int8[T], strength int32[T] (T ≤ MAX_TEAM)."""
+    NS, T = cnt.shape[0], need.shape[0]
+    out = np.zeros(NS, np.int32)
+    tot = np.zeros(5, np.int32)
+    for s in range(NS):
+        best = 0
+        for mask in range(1, 1 << T):
+            tot[:] = 0
+            a = 0
+            st = 0
+            for t in range(T):
+                if mask >> t & 1:
+                    for w in range(5):
+                        tot[w] += need[t, w]
+                    a += any_need[t]
+                    st += strength[t]
+            if st > best and armable_nb(cnt[s], tot, a, x_wild):
+                best = st
+        out[s] = best
+    return out
+
+
+@numba.njit(cache=True)
+def keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V, nmax):
+    """float64[NS, nmax+1]: W[K, m] = E V(K + o) over m fresh dice o (m ≥ 1, |K| + m ≤ nmax)."""
+    NS = size.shape[0]
+    W = np.zeros((NS, nmax + 1))
+    for k in range(NS):
+        for m in range(1, nmax + 1 - size[k]):
+            j = k * (nmax + 1) + m
+            acc = 0.0
+            for e in range(roll_ptr[j], roll_ptr[j + 1]):
+                acc += roll_p[e] * V[roll_dst[e]]
+            W[k, m] = acc
+    return W
+
+
+@numba.njit(cache=True)
+def solve_nb(tabs, stop, rerolls, free_rerolls, new_weapons):
+    """Optimal values V[k, f, g, pool] (float64[rerolls+1, free_rerolls+1, new_weapons+1, NS])
+    with ≤ k paid rerolls, f free rerolls and g New weapons left. ``tabs`` is
+    :attr:`DiceTables.arrays`; ``stop`` float64[NS] is the value of arming now."""
+    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p = tabs
+    NS = size.shape[0]
+    nmax = roll_ptr.shape[0] // NS - 1
+    V = np.empty((rerolls + 1, free_rerolls + 1, new_weapons + 1, NS))
+    for k in range(rerolls + 1):
+        for f in range(free_rerolls + 1):
+            for g in range(new_weapons + 1):
+                if k > 0:
+                    Wp = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k - 1, f, g], nmax)
+                if f > 0:
+                    Wf = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k, f - 1, g], nmax)
+                for c in range(NS):
+                    n = size[c]
+                    best = stop[c]
+                    if k > 0 and n >= 2:  # discard one, reroll the rest but K (DIGEST §5.6)
+                        for e in range(sub_ptr[c], sub_ptr[c + 1]):
+                            K = sub_idx[e]
+                            if size[K] <= n - 2 and Wp[K, n - 1 - size[K]] > best:
+                                best = Wp[K, n - 1 - size[K]]
+                    if f > 0 and n >= 1:  # Push back: reroll any subset, no discard (§5.7)
+                        for e in range(sub_ptr[c], sub_ptr[c + 1]):
+                            K = sub_idx[e]
+                            if size[K] <= n - 1 and Wf[K, n - size[K]] > best:
+                                best = Wf[K, n - size[K]]
+                    if g > 0 and add1[c, 0] >= 0:  # New weapons: roll 2 grey dice, keep 1 (§5.7)
+                        acc = 0.0
+                        for e in range(pair_a.shape[0]):
+                            va = V[k, f, g - 1, add1[c, pair_a[e]]]
+                            vb = V[k, f, g - 1, add1[c, pair_b[e]]]
+                            acc += pair_p[e] * max(va, vb)
+                        if acc > best:
+                            best = acc
+                    V[k, f, g, c] = best
+    return V
+
+
+# --- the Python face ---------------------------------------------------------------------------
+def parse_weapons(text: str) -> tuple[np.ndarray, int]:
+    """A card's ``weapons`` (cards.csv grammar: ``axe``, ``spear+sword``, ``axe*2+bow*2``,
+    ``any*3``) -> (int8[5] specific symbols in FACES order, number of ``any`` symbols).
+    Raises ValueError naming the allowed weapons."""
+    need = np.zeros(5, np.int8)
+    anyn = 0
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{text!r}; expected weapons like axe, spear+sword, axe*2+bow*2 or any*3")
+    for part in text.strip().lower().split("+"):
+        name, _, k = part.strip().partition("*")
+        name = name.strip()
+        try:
+            k = int(k) if k.strip() else 1
+        except ValueError:
+            raise ValueError(f"{part!r}: count {k!r} is not a whole number") from None
+        if not 1 <= k <= 6:
+            raise ValueError(f"{part!r}: count {k}; allowed: 1..6")
+        if name == "any":
+            anyn += k
+        elif name in WEAPONS:
+            need[WEAPONS.index(name)] += k
+        else:
+            raise ValueError(f"{name!r}; allowed weapons: {', '.join(WEAPONS)}, any")
+    return need, anyn
+
+
+class Team:
+    """Warriors as the solver sees them: need int8[T, 5], any_need int8[T], strength int32[T]."""
+
+    def __init__(self, warriors: list[tuple[str, int]], labels: list[str] | None = None):
+        if not 1 <= len(warriors) <= MAX_TEAM:
+            raise ValueError(f"{len(warriors)} Warriors; allowed: 1..{MAX_TEAM}")
+        parsed = [parse_weapons(w) for w, _ in warriors]
+        self.need = np.array([n for n, _ in parsed], np.int8).reshape(-1, 5)
+        self.any_need = np.array([a for _, a in parsed], np.int8)
+        self.strength = np.array([int(s) for _, s in warriors], np.int32)
+        if (self.strength < 1).any():
+            raise ValueError("strength must be ≥ 1 for every Warrior")
+        self.labels = labels or [f"{w} {s}" for w, s in warriors]
+
+    @property
+    def symbols(self) -> int:
+        return int(self.need.sum() + self.any_need.sum())
+
+
+def best_strength(team: Team, tb: DiceTables, x_wild: int = 0) -> np.ndarray:
+    """int32[NS]: the team's best armed strength in each pool of ``tb``."""
+    return best_strength_nb(tb.cnt, team.need, team.any_need, team.strength, x_wild)
+
+
+def solve(team: Team, dice: int = 6, rerolls: int | None = None, *, objective: str | int | np.ndarray = "strength",
+          free_rerolls: int = 0, new_weapons: int = 0, x_wild: int = 0,
+          p: tuple[float, ...] = (1 / 6,) * NF) -> float:
+    """The optimal value of one battle phase from the first roll of ``dice`` dice.
+
+    rerolls: most paid rerolls (None: as many as the pool allows, DIGEST §5.6);
+    objective: "strength" (E[strength]), "armed" (P(≥ 1 Warrior armed)), an int t (P(strength ≥ t))
+      or float64[max strength + 1], the value of each armed strength;
+    free_rerolls: rerolls that discard no die (Push back gives 2, DIGEST §5.7; a Jarl's free_reroll);
+    new_weapons: New weapons cards in hand (each: roll 2 grey dice, keep 1; DIGEST §5.7);
+    x_wild: how many X dice may count as any weapon at the end (Weapons exchange, x_only reading:
+      all of them, 6; a Jarl's x_wild(n): n).
+    Returns a float (an expectation or a probability). Raises ValueError on a bad argument."""
+    if not 1 <= dice <= 9:
+        raise ValueError(f"dice {dice}; allowed: 1..9")
+    nmax = dice + new_weapons
+    tb = tables(nmax, tuple(p))
+    k = nmax if rerolls is None else min(int(rerolls), nmax)
+    for name, v, hi in (("rerolls", k, 10), ("free_rerolls", free_rerolls, 10), ("new_weapons", new_weapons, 3),
+                        ("x_wild", x_wild, 10)):
+        if not 0 <= v <= hi:
+            raise ValueError(f"{name} {v}; allowed: 0..{hi}")
+    best = best_strength(team, tb, x_wild)
+    obj = objective_values(team, objective)
+    stop = obj[best]
+    V = solve_nb(tb.arrays, stop, k, free_rerolls, new_weapons)
+    j = 0 * (nmax + 1) + dice  # the empty keeper, `dice` fresh dice: the first roll
+    e = slice(tb.roll_ptr[j], tb.roll_ptr[j + 1])
+    return float(tb.roll_p[e] @ V[k, free_rerolls, new_weapons][tb.roll_dst[e]])
+
+
+def objective_values(team: Team, objective) -> np.ndarray:
+    """float64[max strength + 1]: the value of finishing the phase with each armed strength."""
+    top = int(team.strength.sum())
+    s = np.arange(top + 1)
+    if isinstance(objective, np.ndarray):
+        if objective.shape != (top + 1,):
+            raise ValueError(f"objective table of shape {objective.shape}; expected ({top + 1},)")
+        return objective.astype(np.float64)
+    if objective == "strength":
+        return s.astype(np.float64)
+    if objective == "armed":
+        return (s >= 1).astype(np.float64)
+    if isinstance(objective, (int, np.integer)) and not isinstance(objective, bool):
+        return (s >= int(objective)).astype(np.float64)
+    raise ValueError(f"objective {objective!r}; allowed: strength, armed, an integer threshold, a table")
+
+
+def p_attacker_wins(attacker: Team, defender: Team, dice: int = 6, defender_dice: int = 6,
+                    p: tuple[float, ...] = (1 / 6,) * NF, defender_p: tuple[float, ...] | None = None) -> float:
+    """P(the attacker wins one battle), both sides playing optimally, no Tactics or Jarls.
+
+    The defender knows the attacker's strength S and maximises P(S_def > S); the attacker maximises
+    P(win) (003 l.105: an attacker arming nobody wins nothing; l.116: a defender arming nobody
+    loses; l.119: a tie goes to the attacker). An attacking Ice Giant's die is not modelled here:
+    pass ``defender_dice=5`` for it. Returns a probability."""
+    top = int(attacker.strength.sum())
+    dtop = int(defender.strength.sum())
+    reach = [solve(defender, defender_dice, objective=t, p=defender_p or p) if t <= dtop else 0.0
+             for t in range(top + 2)]
+    obj = np.array([0.0] + [1.0 - reach[s + 1] for s in range(1, top + 1)])
+    return solve(attacker, dice, objective=obj, p=p)
