@@ -845,34 +845,45 @@ def dice(
     colour: Annotated[str, typer.Option("--colour", help="Die colour rolled: red (attacker), black (defender), grey.")] = "red",
     dice_file: Annotated[Path | None, typer.Option("--dice-file", help="A dice.toml replacing the PROVISIONAL die faces.",
                                                    show_default=False)] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Directory for dice.csv and dice.png.", show_default=False)] = None,
+    deck: Annotated[bool, typer.Option("--deck", help="Every Warrior card of the deck alone, with its calibration ratio.")] = False,
+    data: Annotated[Path | None, typer.Option("--data", help="A content folder replacing simulator/data/valhalla-dice/.",
+                                              show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Directory for the CSV table and the PNG figure.",
+                                             show_default=False)] = None,
 ) -> None:
-    """Valhalla (the dice game): exact P(armed) and E[strength] of Warriors and teams by dice, rerolls and Tactic."""
+    """Valhalla (the dice game): exact P(armed) and E[strength] of cards and teams by dice, rerolls and Tactic."""
     from volva.analysis import dice as AD
     from volva.reports import dice as RD
     from volva.simulator.core.loading import RulesError
-    from volva.simulator.valhalla_dice.rules import COLOURS, load_dice
+    from volva.simulator.valhalla_dice.rules import COLOURS, load_content, load_dice
     try:
         ns = AD.parse_counts(dice_n, "--dice", 1, 9)
         ks = AD.parse_counts(rerolls, "--rerolls", 0, 9, allow_all=True)
         tacs = AD.parse_tactics(tactic)
         if colour.strip().lower() not in COLOURS:
             raise ValueError(f"--colour {colour!r}; allowed: {', '.join(COLOURS)}")
+        if deck and teams:
+            raise ValueError("--deck takes no TEAMS (it solves every Warrior card alone)")
+        content = load_content(data)
+        p = (load_dice(dice_file) if dice_file is not None else content.dice)[colour.strip().lower()]
         named = {t: t for t in teams} if teams else {f"{k} ({w})": w for k, w in AD.SHAPES.items()}
-        parsed = {name: AD.parse_team(spec) for name, spec in named.items()}
-        p = load_dice(dice_file)[colour.strip().lower()]
+        parsed = {name: AD.parse_team(spec, content) for name, spec in named.items()}
     except (ValueError, RulesError) as exc:
         _fail(str(exc))
-    df = AD.arming_table(parsed, ns, ks, tacs, p)
-    console.print_wide(RD.dice_tables(df))
+    if deck:
+        df, name = AD.deck_table(content, ns, p), "deck"
+        console.print_wide(RD.deck_tables(df))
+    else:
+        df, name = AD.arming_table(parsed, ns, ks, tacs, p), "dice"
+        console.print_wide(RD.dice_tables(df))
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)
-            df.to_csv(out / "dice.csv", index=False)
-            RD.dice_figure(df, out / "dice.png")
+            df.to_csv(out / f"{name}.csv", index=False)
+            (RD.deck_figure if deck else RD.dice_figure)(df, out / f"{name}.png")
         except OSError as exc:
             _fail(f"--out {str(out)!r}: {exc.strerror or exc}")
-        typer.echo(f"wrote {out / 'dice.csv'} and {out / 'dice.png'}")
+        typer.echo(f"wrote {out / (name + '.csv')} and {out / (name + '.png')}")
 
 
 @app.command()

@@ -22,22 +22,78 @@ SHAPES = {"single": "axe:3", "two different": "spear+sword:5", "pair": "axe*2:5"
           "two pairs": "axe*2+bow*2:10", "Ice Giant": "any*3:4"}
 
 
-def parse_team(text: str) -> D.Team:
-    """'axe:3,spear+sword:5' -> a Team (weapons[:strength], strength 1 when left out).
-    Raises ValueError naming the Warrior and the allowed forms."""
+def parse_team(text: str, content=None) -> D.Team:
+    """'axe:3,spear+sword:5' or 'Bear Archer,Wolf Twin Bows' -> a Team. Each Warrior is
+    weapons[:strength] (strength 1 when left out) or, with ``content``, a Warrior card's name
+    (its printed weapons and strength). Raises ValueError naming the Warrior and the allowed forms."""
     warriors = []
     for part in str(text).split(","):
         w, sep, s = part.strip().partition(":")
         try:
+            D.parse_weapons(w)
+        except ValueError as exc:
+            card = _card(content, part.strip(), exc)
+            warriors.append((card.weapons, card.strength))
+            continue
+        try:
             strength = int(s) if sep else 1
         except ValueError:
             raise ValueError(f"{part.strip()!r}: strength {s!r} is not a whole number") from None
-        try:
-            D.parse_weapons(w)
-        except ValueError as exc:
-            raise ValueError(f"{part.strip()!r}: {exc}") from None
         warriors.append((w.strip(), strength))
     return D.Team(warriors, labels=[text])
+
+
+def _card(content, name: str, why: Exception):
+    """The Warrior card called ``name``; ValueError with both readings when there is none."""
+    if content is None or ":" in name:
+        raise ValueError(f"{name!r}: {why}") from None
+    try:
+        card = content.card(name)
+    except KeyError as exc:
+        raise ValueError(f"{name!r}: neither weapons ({why}) nor a card: {exc.args[0]}") from None
+    if card.kind != "warrior":
+        raise ValueError(f"{name!r} is a Tactic; a team holds Warriors (use --tactic for Tactics)")
+    return card
+
+
+def deck_table(content, dice=(5, 6, 7), p=(1 / 6,) * D.NF) -> pd.DataFrame:
+    """Every Warrior card alone, every reroll allowed, no Tactic: one row per card with p_armed_N
+    and e_strength_N (N dice; the policy maximising each) and value_ratio, its E[strength] with
+    6 dice (or the middle count given) over the mean of the single-weapon cards' (the calibration
+    rule of valhalla-dice.md §2.1 asks each shape's mean within 0.75..1.25: :func:`shape_table`).
+    Powers are not counted (they depend on the team)."""
+    rows = []
+    for c in content.cards:
+        if c.kind != "warrior":
+            continue
+        team = D.Team([(c.weapons, c.strength)])
+        r = {"card": c.name, "clan": c.clan, "shape": c.shape, "weapons": c.weapons, "symbols": c.symbols,
+             "strength": c.strength, "glory": c.glory, "copies": c.copies, "power": _ops(c.power)}
+        for n in dice:
+            r[f"p_armed_{n}"] = D.solve(team, n, objective="armed", p=p)
+            r[f"e_strength_{n}"] = D.solve(team, n, objective="strength", p=p)
+        rows.append(r)
+    df = pd.DataFrame(rows)
+    ref = 6 if 6 in dice else sorted(dice)[len(dice) // 2]
+    single = df.loc[df["shape"] == "single", f"e_strength_{ref}"]
+    base = single.mean() if len(single) else df[f"e_strength_{ref}"].mean()
+    df["value_ratio"] = df[f"e_strength_{ref}"] / base
+    return df
+
+
+def shape_table(deck: pd.DataFrame) -> pd.DataFrame:
+    """By requirement shape: cards in the deck (copies counted), the copies-weighted mean value
+    ratio and whether it lies in the calibration band 0.75..1.25 (valhalla-dice.md §2.1)."""
+    w = deck["copies"]
+    g = deck.assign(_w=w, _wr=w * deck["value_ratio"]).groupby("shape", sort=False)
+    out = pd.DataFrame({"cards": g["_w"].sum(), "mean_ratio": g["_wr"].sum() / g["_w"].sum(),
+                        "min_ratio": g["value_ratio"].min(), "max_ratio": g["value_ratio"].max()})
+    out["in_band"] = out["mean_ratio"].between(0.75, 1.25)
+    return out.reset_index()
+
+
+def _ops(ops) -> str:
+    return "; ".join(f"{n}({','.join(str(a) for a in args)})" for n, args in ops)
 
 
 def arming_table(teams: dict[str, D.Team], dice=(5, 6, 7), rerolls=(0, 1, 2, 3, ALL),

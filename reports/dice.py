@@ -61,3 +61,59 @@ def dice_figure(df, path: Path) -> None:
     fig.tight_layout(rect=(0, 0.035 * (1 + (len(lab) - 1) // 4) * 6 / (2.5 * len(teams) + 1.2), 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def deck_tables(df) -> list:
+    """A rich table of every Warrior card alone (analysis.dice.deck_table), weakest value first."""
+    from rich.markup import escape
+    from rich.table import Table
+    dice = [int(c.rsplit("_", 1)[1]) for c in df.columns if c.startswith("p_armed_")]
+    ref = 6 if 6 in dice else sorted(dice)[len(dice) // 2]
+    t = Table(title=escape(f"Warrior cards alone, every reroll allowed: P(armed) by dice, E[strength] with {ref} dice, "
+                           "and its ratio to the single-weapon cards' mean"))
+    for col in ["card", "shape", "weapons", "str", "Glory", "copies", *[f"P {n} dice" for n in dice], f"E[str] {ref}",
+                "ratio"]:
+        t.add_column(escape(col), justify="left" if col in ("card", "shape", "weapons") else "right", no_wrap=True)
+    for r in df.sort_values(["value_ratio", "card"]).itertuples():
+        t.add_row(r.card, r.shape, r.weapons, str(r.strength), str(r.glory), str(r.copies),
+                  *[f"{getattr(r, f'p_armed_{n}'):.4f}" for n in dice], f"{getattr(r, f'e_strength_{ref}'):.2f}",
+                  f"{r.value_ratio:.2f}")
+    from volva.analysis.dice import shape_table
+    s = Table(title="By shape (copies counted): value ratio; the calibration rule asks a mean in 0.75..1.25")
+    for col in ("shape", "cards", "mean ratio", "range", "in band"):
+        s.add_column(col, justify="left" if col == "shape" else "right")
+    for r in shape_table(df).itertuples():
+        s.add_row(r.shape, str(r.cards), f"{r.mean_ratio:.2f}", f"{r.min_ratio:.2f}–{r.max_ratio:.2f}",
+                  "yes" if r.in_band else "NO")
+    return [t, s]
+
+
+def deck_figure(df, path: Path) -> None:
+    """Value ratio of every Warrior card by shape, the calibration band shaded. Writes a PNG."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    shapes = list(dict.fromkeys(df.sort_values("symbols")["shape"]))
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    ax.axhspan(0.75, 1.25, color="tab:green", alpha=0.12, label="calibration band (±25 % of single-weapon cards)")
+    ax.axhline(1.0, color="grey", lw=0.8)
+    rng = np.random.default_rng(0)  # jitter only, fixed so the figure is reproducible
+    from volva.analysis.dice import shape_table
+    means = shape_table(df).set_index("shape")["mean_ratio"]
+    for i, shape in enumerate(shapes):
+        g = df[df["shape"] == shape]
+        x = i + rng.uniform(-0.18, 0.18, len(g))
+        ax.scatter(x, g["value_ratio"], s=14 + 6 * g["glory"], alpha=0.75)
+        ax.hlines(means[shape], i - 0.3, i + 0.3, color="black", lw=1.5)
+        ax.text(i, g["value_ratio"].max() + 0.06, f"mean {means[shape]:.2f}", ha="center", fontsize=8)
+    ax.set_xticks(range(len(shapes)), shapes)
+    ax.set_ylabel("E[strength] alone / single-weapon mean")
+    ax.set_title("Warrior cards alone (6 dice, every reroll, no Tactic); dot size = Glory,\n"
+                 "bar = mean with copies counted; PROVISIONAL content", fontsize=9)
+    ax.set_ylim(0, df["value_ratio"].max() + 0.2)
+    ax.legend(fontsize=8, loc="lower left")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
