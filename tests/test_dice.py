@@ -277,3 +277,10 @@ def test_volva_dice_bad_die_file(tmp_path):
     f.write_text("[red]\nfaces = 1\n")
     r = volva("--dice-file", str(f))
     assert r.exit_code == 2 and f"{f}: [red].faces" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_unlimited_rerolls_one_layer_equals_many_layers():
+    """solve_nb's one-layer pass by pool size (rerolls < 0) = k layers with k ≥ dice − 1."""
+    for t, n, kw in ((TEAM_A, 6, {}), (TEAM_B, 5, {"free_rerolls": 1}), (TEAM_D, 6, {"new_weapons": 1}),
+                     (SINGLES, 7, {"x_wild": 1})):
+        assert D.solve(t, n, None, **kw) == pytest.approx(D.solve(t, n, n + kw.get("new_weapons", 0), **kw), abs=1e-12)

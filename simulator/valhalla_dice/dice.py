@@ -87,7 +87,7 @@ class DiceTables:
     def arrays(self) -> tuple:
         """The tables as one tuple for the kernels (solve_nb)."""
         return (self.size, self.add1, self.sub_ptr, self.sub_idx, self.roll_ptr, self.roll_dst, self.roll_p,
-                self.pair_a, self.pair_b, self.pair_p)
+                self.pair_a, self.pair_b, self.pair_p, self.cnt)
 
     def pool(self, counts) -> int:
         """The state index of a pool given as 6 face counts (spear, sword, axe, bow, shield, X)."""
@@ -155,25 +155,30 @@ def armable_nb(c, need, any_need, x_wild):
 @numba.njit(cache=True)
 def best_strength_nb(cnt, need, any_need, strength, x_wild):
     """int32[NS]: for each pool, the highest total strength of a set of the team's Warriors it
-    arms disjointly. need int8[T, 5], any_need int8[T], strength int32[T] (T ≤ MAX_TEAM)."""
+    arms disjointly. need int8[T, 5], any_need int8[T], strength int32[T] (T ≤ MAX_TEAM).
+    The sets are tried strongest first, so a pool stops at its first armable set."""
     NS, T = cnt.shape[0], need.shape[0]
+    M = (1 << T) - 1
+    tot = np.zeros((M, 5), np.int32)
+    anyt = np.zeros(M, np.int32)
+    st = np.zeros(M, np.int32)
+    for mask in range(1, M + 1):
+        for t in range(T):
+            if mask >> t & 1:
+                for w in range(5):
+                    tot[mask - 1, w] += need[t, w]
+                anyt[mask - 1] += any_need[t]
+                st[mask - 1] += strength[t]
+    order = np.argsort(-st, kind="mergesort")
     out = np.zeros(NS, np.int32)
-    tot = np.zeros(5, np.int32)
     for s in range(NS):
-        best = 0
-        for mask in range(1, 1 << T):
-            tot[:] = 0
-            a = 0
-            st = 0
-            for t in range(T):
-                if mask >> t & 1:
-                    for w in range(5):
-                        tot[w] += need[t, w]
-                    a += any_need[t]
-                    st += strength[t]
-            if st > best and armable_nb(cnt[s], tot, a, x_wild):
-                best = st
-        out[s] = best
+        for j in range(M):
+            m = order[j]
+            if st[m] <= 0:
+                break
+            if armable_nb(cnt[s], tot[m], anyt[m], x_wild):
+                out[s] = st[m]
+                break
     return out
 
 
@@ -193,25 +198,53 @@ def keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V, nmax):
 
 
 @numba.njit(cache=True)
+def keeper_value_nb(roll_ptr, roll_dst, roll_p, V, K, m, nmax):
+    """E V(K + o) over m fresh dice o (one keeper node of keeper_values_nb)."""
+    j = K * (nmax + 1) + m
+    acc = 0.0
+    for e in range(roll_ptr[j], roll_ptr[j + 1]):
+        acc += roll_p[e] * V[roll_dst[e]]
+    return acc
+
+
+@numba.njit(cache=True)
+def _fill_keepers_nb(roll_ptr, roll_dst, roll_p, size, V, W, s, nmax):
+    """W[K, s - |K|] = E V(K + o) for every keeper K smaller than s (pools of size s are final)."""
+    for K in range(size.shape[0]):
+        if size[K] >= s:
+            break  # pools are ordered by size
+        W[K, s - size[K]] = keeper_value_nb(roll_ptr, roll_dst, roll_p, V, K, s - size[K], nmax)
+
+
+@numba.njit(cache=True)
 def solve_nb(tabs, stop, rerolls, free_rerolls, new_weapons):
-    """Optimal values V[k, f, g, pool] (float64[rerolls+1, free_rerolls+1, new_weapons+1, NS])
-    with ≤ k paid rerolls, f free rerolls and g New weapons left. ``tabs`` is
-    :attr:`DiceTables.arrays`; ``stop`` float64[NS] is the value of arming now."""
-    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p = tabs
+    """Optimal values V[k, f, g, pool] (float64[K, free_rerolls+1, new_weapons+1, NS]) with k paid
+    rerolls, f free rerolls and g New weapons left. ``tabs`` is :attr:`DiceTables.arrays`;
+    ``stop`` float64[NS] is the value of arming now. rerolls < 0: as many as the pool allows, one
+    layer (K = 1) solved by pool size, smallest first, since a paid reroll leaves one die fewer;
+    else K = rerolls + 1 layers."""
+    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, _ = tabs
     NS = size.shape[0]
     nmax = roll_ptr.shape[0] // NS - 1
-    V = np.empty((rerolls + 1, free_rerolls + 1, new_weapons + 1, NS))
-    for k in range(rerolls + 1):
+    unlimited = rerolls < 0
+    KL = 1 if unlimited else rerolls + 1
+    V = np.empty((KL, free_rerolls + 1, new_weapons + 1, NS))
+    Wp = np.zeros((NS, nmax + 1))
+    for k in range(KL):
         for f in range(free_rerolls + 1):
             for g in range(new_weapons + 1):
                 if k > 0:
                     Wp = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k - 1, f, g], nmax)
                 if f > 0:
                     Wf = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k, f - 1, g], nmax)
+                done = 0  # unlimited: keepers filled for pools of sizes < done
                 for c in range(NS):
                     n = size[c]
+                    if unlimited and n >= 2 and done < n - 1:
+                        _fill_keepers_nb(roll_ptr, roll_dst, roll_p, size, V[0, f, g], Wp, n - 1, nmax)
+                        done = n - 1
                     best = stop[c]
-                    if k > 0 and n >= 2:  # discard one, reroll the rest but K (DIGEST §5.6)
+                    if (unlimited or k > 0) and n >= 2:  # discard one, reroll the rest but K (DIGEST §5.6)
                         for e in range(sub_ptr[c], sub_ptr[c + 1]):
                             K = sub_idx[e]
                             if size[K] <= n - 2 and Wp[K, n - 1 - size[K]] > best:
@@ -301,8 +334,9 @@ def solve(team: Team, dice: int = 6, rerolls: int | None = None, *, objective: s
         raise ValueError(f"dice {dice}; allowed: 1..9")
     nmax = dice + new_weapons
     tb = tables(nmax, tuple(p))
-    k = nmax if rerolls is None else min(int(rerolls), nmax)
-    for name, v, hi in (("rerolls", k, 10), ("free_rerolls", free_rerolls, 10), ("new_weapons", new_weapons, 3),
+    k = -1 if rerolls is None else min(int(rerolls), nmax)
+    for name, v, hi in (("rerolls", 0 if rerolls is None else rerolls, 10), ("free_rerolls", free_rerolls, 10),
+                        ("new_weapons", new_weapons, 3),
                         ("x_wild", x_wild, 10)):
         if not 0 <= v <= hi:
             raise ValueError(f"{name} {v}; allowed: 0..{hi}")
@@ -312,7 +346,7 @@ def solve(team: Team, dice: int = 6, rerolls: int | None = None, *, objective: s
     V = solve_nb(tb.arrays, stop, k, free_rerolls, new_weapons)
     j = 0 * (nmax + 1) + dice  # the empty keeper, `dice` fresh dice: the first roll
     e = slice(tb.roll_ptr[j], tb.roll_ptr[j + 1])
-    return float(tb.roll_p[e] @ V[k, free_rerolls, new_weapons][tb.roll_dst[e]])
+    return float(tb.roll_p[e] @ V[-1, free_rerolls, new_weapons][tb.roll_dst[e]])
 
 
 def objective_values(team: Team, objective) -> np.ndarray:

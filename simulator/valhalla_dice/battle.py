@@ -1,0 +1,329 @@
+"""Battle kernels of Valhalla, the dice game (003 l.90–130; DIGEST §5.6–5.8).
+
+A battle is the attacker's phase, then the defender's: each side rolls its dice, rerolls (each
+paid reroll discards one unplaced die, DIGEST §5.6), may use Push back, New weapons and Weapons
+exchange, and arms Warriors at the end of its phase (DIGEST §5.6 item 8). Every side is given
+as arrays of its team (one row per Warrior): ``need`` int8[T, 5] specific symbols, ``any_need``
+int8[T] Ice Giant symbols, ``strength`` int32[T] strength with powers included (powers depend on
+team composition only, DIGEST §5.8, so the engine adds them before the battle), ``giant``
+bool[T] (the Ice Giant die power).
+
+Arming policies (``ARM_*``):
+- ``ARM_GREEDY``: keep the dice of the best armed set plus those the cheapest unarmed Warrior
+  needs; stop when no Warrior can still be completed (the design note's keep rule, §3.3).
+- ``ARM_DP``: the exact optimum of :mod:`.dice` (backward induction over dice multisets) for the
+  side's objective, recomputed per phase.
+- ``ARM_NONE``: no reroll (a baseline for studies).
+
+Objectives: the attacker maximises E[strength] (cheap; the design note measured ≤ 0.5 pp lost
+against maximising P(win)); the defender maximises P(strength > the attacker's), or ≥ when it
+wins ties (DIGEST §5.6 item 4; a Jarl's ``defender_ties``).
+"""
+import numpy as np
+from numba import njit
+
+from ..core.rng import rand_float_nb
+from .dice import FACE_X, NF, best_strength_nb, keeper_value_nb, solve_nb
+
+ARM_GREEDY = 0
+ARM_DP = 1
+ARM_NONE = 2
+
+# battle outcome codes (battle_nb)
+NO_WINNER = 0  #: the attacker armed nobody (003 l.105)
+ATTACKER_WINS = 1
+DEFENDER_WINS = 2
+
+# a side's phase settings (int64[N_CFG]); the budgets are used up in place
+B_REROLLS = 0  #: paid rerolls allowed (9: as the pool allows)
+B_FREE = 1  #: free rerolls (Push back: 2 a card; Jarl free_reroll)
+B_NEW = 2  #: New weapons cards
+B_XWILD = 3  #: X dice counting as any weapon at the end (Weapons exchange x_only: 6; Jarl x_wild)
+C_POLICY = 4  #: ARM_*
+C_DICE = 5  #: dice rolled (before the opponent's Ice Giant)
+C_BONUS = 6  #: strength added when ≥ 1 Warrior is armed (strength Tactics, Jarl strength; 003 l.107)
+C_TIES = 7  #: 1: this side wins ties as the defender (Jarl defender_ties; the rule: ties go to the attacker)
+N_CFG = 8
+
+
+@njit(cache=True)
+def roll_nb(rs, cum, n, pool):
+    """Roll n dice with cumulative face probabilities cum (float64[6]) into pool (int8[6] counts)."""
+    for _ in range(n):
+        u = rand_float_nb(rs)
+        f = 0
+        while f < NF - 1 and u >= cum[f]:
+            f += 1
+        pool[f] += 1
+
+
+@njit(cache=True)
+def pool_index_nb(add1, pool):
+    """The state index (DiceTables order) of a pool given as counts: one die added at a time."""
+    s = 0
+    for f in range(NF):
+        for _ in range(pool[f]):
+            s = add1[s, f]
+    return s
+
+
+@njit(cache=True)
+def arm_nb(pool, need, any_need, strength, x_wild):
+    """(best total strength, bitmask of the Warriors armed) for the pool at the end of a phase:
+    the strongest set of Warriors the dice arm disjointly (003 l.102; ties: fewer Warriors)."""
+    T = need.shape[0]
+    tot = np.zeros(5, np.int32)
+    best, best_mask = 0, 0
+    for mask in range(1, 1 << T):
+        tot[:] = 0
+        a = 0
+        st = 0
+        for t in range(T):
+            if mask >> t & 1:
+                for w in range(5):
+                    tot[w] += need[t, w]
+                a += any_need[t]
+                st += strength[t]
+        if st > best:
+            deficit = 0
+            spare = 0
+            for w in range(5):
+                d = tot[w] - pool[w]
+                if d > 0:
+                    deficit += d
+                else:
+                    spare -= d
+            wild = min(x_wild, pool[FACE_X])
+            if deficit <= wild and a <= spare + wild - deficit:
+                best, best_mask = st, mask
+    return best, best_mask
+
+
+@njit(cache=True)
+def _greedy_keep_nb(pool, need, any_need, strength, keep):
+    """The greedy keep rule: ``keep`` (int8[6]) gets the dice of the best armed set plus the dice
+    the cheapest still-unarmed Warrior can use; returns how many more dice that Warrior lacks
+    (0: nothing to chase, -1: no Warrior left to chase)."""
+    T = need.shape[0]
+    _, mask = arm_nb(pool, need, any_need, strength, 0)
+    keep[:] = 0
+    anyk = 0
+    for t in range(T):
+        if mask >> t & 1:
+            for w in range(5):
+                keep[w] += need[t, w]
+            anyk += any_need[t]
+    # Ice Giant symbols of the armed set take the most plentiful spare weapons
+    for _ in range(anyk):
+        bw, bc = -1, 0
+        for w in range(5):
+            if pool[w] - keep[w] > bc:
+                bw, bc = w, pool[w] - keep[w]
+        if bw >= 0:
+            keep[bw] += 1
+    best_t, best_lack = -1, 99
+    for t in range(T):
+        if mask >> t & 1:
+            continue
+        lack = any_need[t]
+        for w in range(5):
+            have = pool[w] - keep[w]
+            lack += max(0, need[t, w] - max(0, have))
+        if any_need[t] > 0:  # spare weapons cover any-symbols
+            spare = 0
+            for w in range(5):
+                spare += max(0, pool[w] - keep[w] - need[t, w])
+            lack -= min(any_need[t], spare)
+        if lack < best_lack or (lack == best_lack and best_t >= 0 and strength[t] > strength[best_t]):
+            best_t, best_lack = t, lack
+    if best_t < 0:
+        return -1
+    anyt = any_need[best_t]
+    for w in range(5):
+        k = min(need[best_t, w], pool[w] - keep[w])
+        keep[w] += k
+    for w in range(5):
+        while anyt > 0 and pool[w] - keep[w] > 0:
+            keep[w] += 1
+            anyt -= 1
+    return best_lack
+
+
+@njit(cache=True)
+def phase_nb(dt, rs, cum, side, cfg, n_dice, target):
+    """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.
+
+    dt: DiceTables.arrays with nmax ≥ n_dice + cfg[B_NEW] (New weapons adds dice); side: (need,
+    any_need, strength, giant); cfg int64[N_CFG] (budgets used up in place); target: the
+    objective, 0 = E[strength], t > 0 = P(strength ≥ t). Returns (strength, armed mask, dice
+    discarded); the strength has no C_BONUS."""
+    need, any_need, strength, giant = side
+    budget, policy = cfg, cfg[C_POLICY]
+    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, cnt = dt
+    nmax = roll_ptr.shape[0] // size.shape[0] - 1
+    pool = np.zeros(NF, np.int8)
+    roll_nb(rs, cum, n_dice, pool)
+    discarded = 0
+    if policy == ARM_DP:
+        best = best_strength_nb(cnt, need, any_need, strength, budget[B_XWILD])
+        stop = np.empty(size.shape[0])
+        for s in range(size.shape[0]):
+            stop[s] = best[s] if target <= 0 else (1.0 if best[s] >= target else 0.0)
+        # a pool of n dice allows n - 1 paid rerolls (each discards one): with at least that many
+        # allowed, one layer solved by pool size (solve_nb's rerolls < 0)
+        unlimited = budget[B_REROLLS] >= n_dice + budget[B_NEW] - 1
+        k, f, g = (-1 if unlimited else budget[B_REROLLS]), budget[B_FREE], budget[B_NEW]
+        V = solve_nb(dt, stop, k, f, g)
+        if unlimited:
+            k = 0
+        while True:
+            c = pool_index_nb(add1, pool)
+            n = size[c]
+            bv = V[k, f, g, c]
+            kn = k if unlimited else k - 1  # the layer after a paid reroll
+            if bv <= stop[c] + 1e-12:
+                break  # stopping is optimal (ties: stop, no needless reroll)
+            # the option that attains V, in solve_nb's order: paid keep, free keep, New weapons
+            act, K = 2, -1
+            if (unlimited or k > 0) and n >= 2:
+                for e in range(sub_ptr[c], sub_ptr[c + 1]):
+                    q = sub_idx[e]
+                    if size[q] <= n - 2 and keeper_value_nb(roll_ptr, roll_dst, roll_p, V[kn, f, g], q,
+                                                            n - 1 - size[q], nmax) >= bv - 1e-12:
+                        act, K = 0, q
+                        break
+            if K < 0 and f > 0:
+                for e in range(sub_ptr[c], sub_ptr[c + 1]):
+                    q = sub_idx[e]
+                    if size[q] <= n - 1 and keeper_value_nb(roll_ptr, roll_dst, roll_p, V[k, f - 1, g], q,
+                                                            n - size[q], nmax) >= bv - 1e-12:
+                        act, K = 1, q
+                        break
+            if act == 2:  # New weapons: roll two grey dice, keep the better one by V
+                if g <= 0:
+                    break
+                g -= 1
+                budget[B_NEW] -= 1
+                two = np.zeros(NF, np.int8)
+                roll_nb(rs, cum, 2, two)
+                fa, fb = -1, -1
+                for x in range(NF):
+                    for _ in range(two[x]):
+                        if fa < 0:
+                            fa = x
+                        else:
+                            fb = x
+                pool[fa if V[k, f, g, add1[c, fa]] >= V[k, f, g, add1[c, fb]] else fb] += 1
+                continue
+            fresh = n - size[K] - (1 if act == 0 else 0)
+            if act == 0:  # discard one unplaced die, reroll the rest (DIGEST §5.6)
+                k = kn
+                budget[B_REROLLS] -= 1
+                discarded += 1
+            else:  # Push back: reroll without discarding (DIGEST §5.7)
+                f -= 1
+                budget[B_FREE] -= 1
+            for x in range(NF):
+                pool[x] = cnt[K, x]
+            roll_nb(rs, cum, fresh, pool)
+    elif policy == ARM_GREEDY:
+        keep = np.zeros(NF, np.int8)
+        while True:
+            n = 0
+            for x in range(NF):
+                n += pool[x]
+            lack = _greedy_keep_nb(pool, need, any_need, strength, keep)
+            if lack <= 0:
+                break
+            kn = 0
+            for x in range(NF):
+                kn += keep[x]
+            free = budget[B_FREE] > 0
+            if free:
+                if n - kn < 1:
+                    break
+                budget[B_FREE] -= 1
+                fresh = n - kn
+            else:
+                if budget[B_REROLLS] <= 0 or n - kn < 2 or lack > n - kn - 1:
+                    break  # the chased Warrior cannot be completed with the dice left
+                budget[B_REROLLS] -= 1
+                discarded += 1
+                fresh = n - kn - 1
+            pool[:] = keep
+            roll_nb(rs, cum, fresh, pool)
+    st, mask = arm_nb(pool, need, any_need, strength, budget[B_XWILD])
+    return st, mask, discarded
+
+
+@njit(cache=True)
+def battle_nb(dt, rs, cum, att, dfn, cfg):
+    """One battle between two sides (003 l.90–130; DIGEST §5.6): cfg int64[2, N_CFG], row 0 the
+    attacker's, row 1 the defender's. The attacker plays for E[strength]; the defender, knowing
+    it, for P(win). Returns (outcome NO_WINNER / ATTACKER_WINS / DEFENDER_WINS, attacker strength,
+    defender strength, attacker armed mask, defender armed mask); strengths include C_BONUS."""
+    sa, ma, _ = phase_nb(dt, rs, cum, att, cfg[0], cfg[0, C_DICE], 0)
+    if ma == 0:
+        return NO_WINNER, 0, 0, 0, 0  # no Warrior activated: no winner (003 l.105)
+    sa += cfg[0, C_BONUS]
+    nd = cfg[1, C_DICE]
+    giant = att[3]
+    for t in range(giant.shape[0]):
+        if ma >> t & 1 and giant[t]:
+            nd -= 1  # an attacking Ice Giant: the defender rolls one die fewer, once (003 l.394)
+            break
+    ties = cfg[1, C_TIES]
+    target = max(1, sa + 1 - ties - cfg[1, C_BONUS])
+    sd, md, _ = phase_nb(dt, rs, cum, dfn, cfg[1], max(nd, 0), target)
+    if md == 0:
+        return ATTACKER_WINS, sa, 0, ma, 0  # the defender armed nobody (003 l.116)
+    sd += cfg[1, C_BONUS]
+    if sd > sa or (ties and sd == sa):
+        return DEFENDER_WINS, sa, sd, ma, md
+    return ATTACKER_WINS, sa, sd, ma, md  # a tie goes to the attacker (003 l.119)
+
+
+@njit(cache=True)
+def simulate_phases_nb(dt, seed, cum, side, cfg, target, n):
+    """n independent phases (the cfg copied each time): int32[n, 2] of (strength, dice discarded).
+    Game i draws from the stream seeded seed + i, so results do not depend on n's batching."""
+    out = np.zeros((n, 2), np.int32)
+    rs = np.zeros(1, np.uint64)
+    c = np.empty_like(cfg)
+    for i in range(n):
+        rs[0] = np.uint64(seed + i)
+        c[:] = cfg
+        st, _, disc = phase_nb(dt, rs, cum, side, c, c[C_DICE], target)
+        out[i, 0] = st
+        out[i, 1] = disc
+    return out
+
+
+@njit(cache=True)
+def simulate_battles_nb(dt, seed, cum, att, dfn, cfg, n):
+    """n independent battles: int32[n, 3] of (outcome, attacker strength, defender strength)."""
+    out = np.zeros((n, 3), np.int32)
+    rs = np.zeros(1, np.uint64)
+    c = np.empty_like(cfg)
+    for i in range(n):
+        rs[0] = np.uint64(seed + i)
+        c[:, :] = cfg
+        o, sa, sd, _, _ = battle_nb(dt, rs, cum, att, dfn, c)
+        out[i, 0] = o
+        out[i, 1] = sa
+        out[i, 2] = sd
+    return out
+
+
+def side_arrays(team, giant=None) -> tuple:
+    """A dice.Team as the kernels' side tuple (need, any_need, strength int32, giant bool)."""
+    g = np.zeros(len(team.strength), np.bool_) if giant is None else np.asarray(giant, np.bool_)
+    return (team.need, team.any_need, team.strength.astype(np.int32), g)
+
+
+def phase_cfg(policy=ARM_DP, dice=6, rerolls=9, free=0, new=0, x_wild=0, bonus=0, ties=0) -> np.ndarray:
+    """int64[N_CFG] phase settings (see the C_* and B_* slots)."""
+    c = np.zeros(N_CFG, np.int64)
+    c[B_REROLLS], c[B_FREE], c[B_NEW], c[B_XWILD] = rerolls, free, new, x_wild
+    c[C_POLICY], c[C_DICE], c[C_BONUS], c[C_TIES] = policy, dice, bonus, ties
+    return c
