@@ -150,18 +150,18 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
 
 
 @njit(cache=True)
-def phase_nb(dt, rs, cum, side, cfg, n_dice, target):
+def phase_nb(dt, rs, cum, side, cfg, n_dice, target, pool):
     """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.
 
     dt: DiceTables.arrays with nmax ≥ n_dice + cfg[B_NEW] (New weapons adds dice); side: (need,
     any_need, strength, giant); cfg int64[N_CFG] (budgets used up in place); target: the
-    objective, 0 = E[strength], t > 0 = P(strength ≥ t). Returns (strength, armed mask, dice
-    discarded); the strength has no C_BONUS."""
+    objective, 0 = E[strength], t > 0 = P(strength ≥ t); pool: int8[6], the dice at the end of
+    the phase (written). Returns (strength, armed mask, dice discarded); no C_BONUS included."""
     need, any_need, strength, giant = side
     budget, policy = cfg, cfg[C_POLICY]
     size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, cnt = dt
     nmax = roll_ptr.shape[0] // size.shape[0] - 1
-    pool = np.zeros(NF, np.int8)
+    pool[:] = 0
     roll_nb(rs, cum, n_dice, pool)
     discarded = 0
     if policy == ARM_DP:
@@ -262,7 +262,8 @@ def battle_nb(dt, rs, cum, att, dfn, cfg):
     attacker's, row 1 the defender's. The attacker plays for E[strength]; the defender, knowing
     it, for P(win). Returns (outcome NO_WINNER / ATTACKER_WINS / DEFENDER_WINS, attacker strength,
     defender strength, attacker armed mask, defender armed mask); strengths include C_BONUS."""
-    sa, ma, _ = phase_nb(dt, rs, cum, att, cfg[0], cfg[0, C_DICE], 0)
+    pool = np.zeros(NF, np.int8)
+    sa, ma, _ = phase_nb(dt, rs, cum, att, cfg[0], cfg[0, C_DICE], 0, pool)
     if ma == 0:
         return NO_WINNER, 0, 0, 0, 0  # no Warrior activated: no winner (003 l.105)
     sa += cfg[0, C_BONUS]
@@ -274,7 +275,7 @@ def battle_nb(dt, rs, cum, att, dfn, cfg):
             break
     ties = cfg[1, C_TIES]
     target = max(1, sa + 1 - ties - cfg[1, C_BONUS])
-    sd, md, _ = phase_nb(dt, rs, cum, dfn, cfg[1], max(nd, 0), target)
+    sd, md, _ = phase_nb(dt, rs, cum, dfn, cfg[1], max(nd, 0), target, pool)
     if md == 0:
         return ATTACKER_WINS, sa, 0, ma, 0  # the defender armed nobody (003 l.116)
     sd += cfg[1, C_BONUS]
@@ -290,10 +291,11 @@ def simulate_phases_nb(dt, seed, cum, side, cfg, target, n):
     out = np.zeros((n, 2), np.int32)
     rs = np.zeros(1, np.uint64)
     c = np.empty_like(cfg)
+    pool = np.zeros(NF, np.int8)
     for i in range(n):
         rs[0] = np.uint64(seed + i)
         c[:] = cfg
-        st, _, disc = phase_nb(dt, rs, cum, side, c, c[C_DICE], target)
+        st, _, disc = phase_nb(dt, rs, cum, side, c, c[C_DICE], target, pool)
         out[i, 0] = st
         out[i, 1] = disc
     return out

@@ -1,0 +1,285 @@
+"""Valhalla dice game rules kernels: setup, the turn, battles in a game, the end, Ragnarök and
+scoring (rulebook 003; DIGEST §5.4–5.11). Decisions go through policy.py; dice through battle.py.
+
+Every kernel takes the tables record T (tables.VDTABLES_DTYPE) and the state S
+(state.VDSTATE_DTYPE); ``dt`` is dice.DiceTables.arrays for the DP arming policy.
+"""
+import numpy as np
+from numba import njit
+
+from ..core.record import G_NP, G_TURNS, log_nb
+from ..core.rng import rand_int_nb, shuffle_nb
+from .fight import battle_game_nb
+from .jarls import J_DRAW_KEEP, J_PAIR, ROLE_ATTACK, jarl_condition_nb
+from .piles import add_to_team_nb, discard_nb, draw_keep_nb, draw_nb, hand_take_nb
+from .policy import (
+    VD_ATTACK_TEAM,
+    VD_ATTACK_VALUE,
+    VD_ENDGAME_DECK,
+    VDPOL_RANDOM,
+    card_value_nb,
+    pick_nb,
+    team_value_nb,
+)
+from .state import G_ACTIVE, G_DECK_N, G_DISC_N, G_GREY
+from .tables import KIND_WARRIOR, O_JARL_DEAL, O_START_HAND
+
+# log events
+EV_TURN, EV_ACTION, EV_SETUP = 1, 2, 7
+# actions (003 l.80-88)
+A_ADD1, A_ADD2, A_ATTACK, A_DRAW = 1, 2, 3, 4
+
+
+# --- setup (DIGEST §5.4; 003 l.40-68) -----------------------------------------------------------
+@njit(cache=True)
+def setup_nb(T, S, kinds, params):
+    P = S.gs[G_NP]
+    n = T.n_deck
+    for i in range(n):
+        S.deck[i] = T.deck[i]
+    S.gs[G_DECK_N] = n
+    shuffle_nb(S.rs, S.deck, n)
+    for p in range(P):
+        S.own_shields[p] = T.shields
+    S.gs[G_GREY] = T.grey
+    deal_jarls_nb(T, S, kinds, params)
+    start = rand_int_nb(S.rs, P)
+    for _ in range(T.pre_discard[P]):
+        c = S.deck[S.gs[G_DECK_N] - 1]
+        S.gs[G_DECK_N] -= 1
+        S.deck[S.gs[G_DECK_N]] = -1
+        discard_nb(S, c)
+    table_warriors_nb(T, S, start, kinds, params)
+    draw = T.hand_draw
+    drop = T.hand_discard
+    if T.opts[O_START_HAND] == 1:  # simplified: draw 5
+        draw, drop = draw - drop, 0
+    back0 = S.gs[G_DISC_N]
+    for p in range(P):
+        for _ in range(draw):
+            draw_nb(S, p)
+        for _ in range(drop):
+            i = pick_nb(S, T, kinds[p], params[p], S.hand[p], S.hand_n[p], True)
+            discard_nb(S, hand_take_nb(S, p, i))
+    if P == T.reshuffle_at:  # 6 players: the hand discards go back into the deck (003 l.61)
+        for i in range(back0, S.gs[G_DISC_N]):
+            S.deck[S.gs[G_DECK_N]] = S.discard[i]
+            S.gs[G_DECK_N] += 1
+            S.discard[i] = -1
+        S.gs[G_DISC_N] = back0
+        shuffle_nb(S.rs, S.deck, S.gs[G_DECK_N])
+    S.gs[G_ACTIVE] = start
+    log_nb(S, EV_SETUP, start, S.gs[G_DECK_N], S.gs[G_DISC_N], 0, 0, 0)
+    return start
+
+
+@njit(cache=True)
+def deal_jarls_nb(T, S, kinds, params):
+    """Deal jarl_deal Jarls to each seat, keep 1 (003 l.48-50): 3+ Jarls out at 2 players; option
+    recommended deals 1 recommended Jarl; none plays without Jarls."""
+    P = S.gs[G_NP]
+    mode = T.opts[O_JARL_DEAL]
+    if mode == 0 or T.n_jarls == 0:
+        return
+    pool = np.empty(T.n_jarls, np.int16)
+    m = 0
+    for j in range(T.n_jarls):
+        if T.j_min_players[j] <= P and (mode != 1 or T.j_recommended[j] == 1):
+            pool[m] = j
+            m += 1
+    shuffle_nb(S.rs, pool, m)
+    k = 1 if mode == 1 else mode
+    k = min(k, m // P)
+    for p in range(P):
+        if k == 0:
+            break
+        best = 0
+        if kinds[p] == VDPOL_RANDOM:
+            best = rand_int_nb(S.rs, k)
+        else:  # greedy: a recommended Jarl first, else the first dealt
+            for i in range(k):
+                if T.j_recommended[pool[p * k + i]] == 1:
+                    best = i
+                    break
+        S.jarl[p] = pool[p * k + best]
+
+
+@njit(cache=True)
+def table_warriors_nb(T, S, start, kinds, params):
+    """Reveal until P + 1 Warriors (Tactics go back, shuffled); pick counter-clockwise from the
+    seat right of the starting player, who takes 1 of the last 2; the leftover goes back into the
+    deck, reshuffled (003 l.63-65)."""
+    P = S.gs[G_NP]
+    table = np.empty(P + 1, np.int16)
+    back = np.empty(T.n_deck, np.int16)
+    nt, nb = 0, 0
+    while nt < P + 1 and S.gs[G_DECK_N] > 0:
+        S.gs[G_DECK_N] -= 1
+        c = S.deck[S.gs[G_DECK_N]]
+        S.deck[S.gs[G_DECK_N]] = -1
+        if T.kind[c] == KIND_WARRIOR:
+            table[nt] = c
+            nt += 1
+        else:
+            back[nb] = c
+            nb += 1
+    for i in range(P):
+        p = (start - 1 - i) % P
+        k = pick_nb(S, T, kinds[p], params[p], table, nt, False)
+        S.team[p, 0] = table[k]
+        S.team_n[p] = 1
+        table[k] = table[nt - 1]
+        nt -= 1
+    for i in range(nt):
+        back[nb] = table[i]
+        nb += 1
+    for i in range(nb):
+        S.deck[S.gs[G_DECK_N]] = back[i]
+        S.gs[G_DECK_N] += 1
+    shuffle_nb(S.rs, S.deck, S.gs[G_DECK_N])
+
+
+# --- the turn (DIGEST §5.5; 003 l.73-89) ------------------------------------------------------
+@njit(cache=True)
+def can_attack_nb(S, p, q):
+    """003 l.86, 92: not a seat with no Warriors or no own shields left; the attacker needs a team."""
+    return q != p and S.team_n[p] > 0 and S.team_n[q] > 0 and S.own_shields[q] > 0
+
+
+@njit(cache=True)
+def pair_cap_nb(T, S, p):
+    j = S.jarl[p]
+    if j >= 0:
+        for k in range(2):
+            if T.j_op[j, k] == J_PAIR:
+                return T.j_args[j, k, 0]
+    return T.pair_cap
+
+
+@njit(cache=True)
+def best_pair_nb(T, S, p, kind, prm):
+    """(i, j) hand indices of the two Warriors action A2 adds (symbols ≤ the cap, 003 l.85), the
+    most valuable pair (random: a random fitting pair); (-1, -1) when none fits."""
+    cap = pair_cap_nb(T, S, p)
+    bi, bj, bv, m = -1, -1, -1e18, 0
+    for i in range(S.hand_n[p]):
+        ci = S.hand[p, i]
+        if T.kind[ci] != KIND_WARRIOR:
+            continue
+        for j in range(i + 1, S.hand_n[p]):
+            cj = S.hand[p, j]
+            if T.kind[cj] != KIND_WARRIOR or T.symbols[ci] + T.symbols[cj] > cap:
+                continue
+            m += 1
+            v = card_value_nb(T, ci, prm) + card_value_nb(T, cj, prm)
+            if kind == VDPOL_RANDOM:
+                v = -rand_int_nb(S.rs, 1000) * 1.0  # a random fitting pair
+            if v > bv:
+                bi, bj, bv = i, j, v
+    return bi, bj
+
+
+@njit(cache=True)
+def best_warrior_nb(T, S, p, kind, prm):
+    """Hand index of the Warrior action A1 adds (-1: none)."""
+    bi, bv = -1, -1e18
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        if T.kind[c] == KIND_WARRIOR:
+            v = card_value_nb(T, c, prm) if kind != VDPOL_RANDOM else rand_int_nb(S.rs, 1000) * 1.0
+            if v > bv:
+                bi, bv = i, v
+    return bi
+
+
+@njit(cache=True)
+def choose_target_nb(T, S, p, kind):
+    """The seat p attacks (-1: none allowed): greedy, the weakest expected defence (ties: most own
+    shields left); random, any allowed seat."""
+    P = S.gs[G_NP]
+    best, bv, m = -1, 1e18, 0
+    for q in range(P):
+        if not can_attack_nb(S, p, q):
+            continue
+        m += 1
+        v = team_value_nb(S, T, q) - 0.01 * S.own_shields[q]
+        if kind == VDPOL_RANDOM:
+            if rand_int_nb(S.rs, m) == 0:
+                best = q
+        elif v < bv:
+            best, bv = q, v
+    return best
+
+
+@njit(cache=True)
+def choose_action_nb(T, S, p, kind, prm):
+    """(action, target): the forced plays of 003 l.83 first, then the strategy."""
+    has_w = False
+    for i in range(S.hand_n[p]):
+        if T.kind[S.hand[p, i]] == KIND_WARRIOR:
+            has_w = True
+    pi, _ = best_pair_nb(T, S, p, kind, prm) if has_w else (-1, -1)
+    if S.team_n[p] == 0:  # no team: add (A1/A2); no Warrior in hand either: reveal, draw (A4)
+        if not has_w:
+            return A_DRAW, -1
+        return (A_ADD2 if pi >= 0 and kind != VDPOL_RANDOM else A_ADD1), -1
+    q = choose_target_nb(T, S, p, kind)
+    if kind == VDPOL_RANDOM:
+        opts = np.empty(4, np.int64)
+        m = 0
+        if has_w:
+            opts[m] = A_ADD1
+            m += 1
+        if pi >= 0:
+            opts[m] = A_ADD2
+            m += 1
+        if q >= 0:
+            opts[m] = A_ATTACK
+            m += 1
+        opts[m] = A_DRAW
+        m += 1
+        return opts[rand_int_nb(S.rs, m)], q
+    if q >= 0 and S.gs[G_DECK_N] <= prm[VD_ENDGAME_DECK]:
+        return A_ATTACK, q
+    if q >= 0 and S.team_n[p] >= prm[VD_ATTACK_TEAM] and team_value_nb(S, T, p) >= prm[VD_ATTACK_VALUE]:
+        return A_ATTACK, q
+    room = T.team_cap - S.team_n[p]
+    if has_w and room >= 2 and pi >= 0:
+        return A_ADD2, -1
+    if has_w and room >= 1:
+        return A_ADD1, -1
+    if q >= 0:
+        return A_ATTACK, q
+    return A_DRAW, -1
+
+
+@njit(cache=True)
+def turn_nb(T, S, dt, p, kinds, params):
+    """One turn: Phase A (one action), Phase B (draw 2, keep 1; a Jarl's draw_keep)."""
+    kind, prm = kinds[p], params[p]
+    S.gs[G_ACTIVE] = p
+    log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
+    a, q = choose_action_nb(T, S, p, kind, prm)
+    log_nb(S, EV_ACTION, p, a, q, 0, 0, 0)
+    if a == A_ADD1:
+        i = best_warrior_nb(T, S, p, kind, prm)
+        add_to_team_nb(T, S, p, hand_take_nb(S, p, i), kind, prm)
+    elif a == A_ADD2:
+        i, j = best_pair_nb(T, S, p, kind, prm)
+        cj = hand_take_nb(S, p, j)  # j > i: take j first so i keeps its index
+        ci = hand_take_nb(S, p, i)
+        add_to_team_nb(T, S, p, ci, kind, prm)
+        add_to_team_nb(T, S, p, cj, kind, prm)
+    elif a == A_ATTACK:
+        battle_game_nb(T, S, dt, p, q, kinds, params)
+    else:
+        draw_keep_nb(T, S, p, T.draw, T.keep, kind, prm)
+    n, k = T.draw, T.keep
+    j = S.jarl[p]
+    if j >= 0:
+        for s in range(2):
+            if T.j_op[j, s] == J_DRAW_KEEP and (s == 0 or jarl_condition_nb(T, S, j, p, -1, ROLE_ATTACK)):
+                n, k = T.j_args[j, s, 0], T.j_args[j, s, 1]
+    draw_keep_nb(T, S, p, n, k, kind, prm)
+
+

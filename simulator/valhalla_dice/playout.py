@@ -1,0 +1,190 @@
+"""Complete Valhalla dice games: one seeded game, or numba-parallel batches (each game owns its
+random stream, so results do not depend on thread count or batch size)."""
+import numpy as np
+from numba import njit, prange
+
+from ..core.record import G_CAPPED, G_CHECK, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, log_nb, record_violation_nb
+from .engine import setup_nb, turn_nb
+from .fight import ragnarok_nb
+from .jarls import J_SHIELD_GLORY
+from .state import (
+    C_GLORY_SETS,
+    C_GLORY_SHIELDS,
+    G_DECK_N,
+    G_DISC_N,
+    G_END,
+    G_FINAL_LEFT,
+    G_GREY,
+    G_OVER,
+    VDSTATE_DTYPE,
+)
+from .tables import O_RAGNAROK_ORDER
+
+EV_SCORE = 6
+MAX_TURNS = 1000  #: safety cap (G_CAPPED); games take 20-60 turns
+# invariant codes (core.record namespaces them per engine: this engine's from 65)
+INV_CARDS, INV_SHIELDS, INV_TEAM, INV_GREY, INV_UNFINISHED = 65, 66, 67, 68, 69
+
+
+@njit(cache=True)
+def init_state_nb(S, P, seed, log_on, check_on):
+    S.gs[:] = 0
+    S.gs[G_NP] = P
+    S.gs[G_LOG_ON] = 1 if log_on else 0
+    S.gs[G_CHECK] = 1 if check_on else 0
+    S.gs[G_FINAL_LEFT] = -1
+    S.rs[0] = seed
+    S.deck[:] = -1
+    S.discard[:] = -1
+    S.hand[:, :] = -1
+    S.hand_n[:] = 0
+    S.team[:, :] = -1
+    S.team_n[:] = 0
+    S.valhalla[:, :] = -1
+    S.valhalla_n[:] = 0
+    S.own_shields[:] = 0
+    S.won[:, :] = 0
+    S.jarl[:] = -1
+    S.glory[:] = 0
+    S.rank[:] = 0
+    S.cnt[:, :] = 0
+
+
+@njit(cache=True)
+def check_nb(T, S):
+    """Invariants between turns (design note T24): every card in exactly one place, own + lost
+    shields = 4 per seat, teams within the cap, every grey die back in the pool."""
+    if S.gs[G_CHECK] == 0:
+        return
+    P = S.gs[G_NP]
+    n = S.gs[G_DECK_N] + S.gs[G_DISC_N]
+    for p in range(P):
+        n += S.hand_n[p] + S.team_n[p] + S.valhalla_n[p]
+    if n != T.n_deck:
+        record_violation_nb(S, INV_CARDS)
+    for p in range(P):
+        lost = 0
+        for q in range(P):
+            lost += S.won[q, p]
+        if S.own_shields[p] + lost != T.shields or S.own_shields[p] < 0:
+            record_violation_nb(S, INV_SHIELDS)
+        if S.team_n[p] > T.team_cap:
+            record_violation_nb(S, INV_TEAM)
+    if S.gs[G_GREY] != T.grey:
+        record_violation_nb(S, INV_GREY)
+
+
+@njit(cache=True)
+def score_nb(T, S):
+    """DIGEST §5.11: Glory = Valhalla Glory + shields by the points card of the player count (2 p:
+    won shields only) + the best partition of won shields into sets of different opponents, a
+    Jarl's shield_glory; ranks with the tie-breaks of 003 l.144 (opponents' shields, then own)."""
+    P = S.gs[G_NP]
+    for p in range(P):
+        g = 0
+        for i in range(S.valhalla_n[p]):
+            g += T.glory[S.valhalla[p, i]]
+        won = 0
+        idx = 0
+        k = 0
+        for q in range(P):
+            if q == p:
+                continue
+            won += S.won[p, q]
+            idx += min(S.won[p, q], 4) * 5 ** k
+            k += 1
+        sh = T.per_shield * (won + (S.own_shields[p] if T.own_score[P] == 1 else 0))
+        sets = T.set_bonus[P, idx]
+        j = S.jarl[p]
+        if j >= 0:
+            for s in range(2):
+                if T.j_op[j, s] == J_SHIELD_GLORY:
+                    sh += T.j_args[j, s, 0] * won
+        S.cnt[p, C_GLORY_SHIELDS] = sh
+        S.cnt[p, C_GLORY_SETS] = sets
+        S.glory[p] = g + sh + sets
+    for p in range(P):
+        r = 1
+        for q in range(P):
+            if q != p and _beats_nb(S, q, p):
+                r += 1
+        S.rank[p] = r
+        log_nb(S, EV_SCORE, p, S.glory[p], r, 0, 0, 0)
+    S.gs[G_OVER] = 1
+
+
+@njit(cache=True)
+def _beats_nb(S, q, p):
+    if S.glory[q] != S.glory[p]:
+        return S.glory[q] > S.glory[p]
+    wq, wp = 0, 0
+    for x in range(S.gs[G_NP]):
+        wq += S.won[q, x]
+        wp += S.won[p, x]
+    if wq != wp:
+        return wq > wp
+    return S.own_shields[q] > S.own_shields[p]
+
+
+@njit(cache=True)
+def play_game_nb(T, S, dt, seed, kinds, params, log_on, check_on):
+    """One game (003 "Gameplay", "End of the Game", "Ragnarök"): setup, turns clockwise from the
+    starting player until an end trigger, the trigger turn's end, one final turn each (the
+    trigger player last), Ragnarök, scoring."""
+    P = kinds.shape[0]
+    init_state_nb(S, P, seed, log_on, check_on)
+    p = start = setup_nb(T, S, kinds, params)
+    check_nb(T, S)
+    while True:
+        turn_nb(T, S, dt, p, kinds, params)
+        S.gs[G_TURNS] += 1
+        check_nb(T, S)
+        if S.gs[G_END] != 0 and S.gs[G_FINAL_LEFT] < 0:
+            S.gs[G_FINAL_LEFT] = P  # the active player completed the turn; one final turn each
+        elif S.gs[G_FINAL_LEFT] > 0:
+            S.gs[G_FINAL_LEFT] -= 1
+        if S.gs[G_FINAL_LEFT] == 0:
+            break
+        if S.gs[G_TURNS] >= MAX_TURNS:
+            S.gs[G_CAPPED] += 1
+            break
+        p = (p + 1) % P
+    first = (p + 1) % P  # from the left of the last final turn (DIGEST §5.10), or the first player
+    if T.opts[O_RAGNAROK_ORDER] == 1:
+        first = start
+    for i in range(P):
+        ragnarok_nb(T, S, dt, (first + i) % P, kinds, params)
+    check_nb(T, S)
+    score_nb(T, S)
+    if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
+        record_violation_nb(S, INV_UNFINISHED)
+
+
+CHUNK = 8
+
+
+@njit(cache=True)
+def play_chunk_nb(Tarr, dt, seeds, kinds, params, check, c, out):
+    T = Tarr[0]
+    buf = np.empty(1, VDSTATE_DTYPE)
+    for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
+        S = buf[0]
+        play_game_nb(T, S, dt, seeds[g], kinds, params, False, check)
+        P = kinds.shape[0]
+        for p in range(P):
+            out.glory[g, p] = S.glory[p]
+            out.rank[g, p] = S.rank[p]
+            for k in range(out.cnt.shape[2]):
+                out.cnt[g, p, k] = S.cnt[p, k]
+            out.jarl[g, p] = S.jarl[p]
+            out.own[g, p] = S.own_shields[p]
+        out.turns[g] = S.gs[G_TURNS]
+        out.end[g] = S.gs[G_END]
+        out.violation[g] = S.gs[G_VIOLATION]
+
+
+@njit(cache=True, parallel=True)
+def play_batch_nb(Tarr, dt, seeds, kinds, params, check, out):
+    """len(seeds) games over numba threads (Tarr: the 1-element tables array); out: api.Results."""
+    for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
+        play_chunk_nb(Tarr, dt, seeds, kinds, params, check, c, out)

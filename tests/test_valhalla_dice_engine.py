@@ -1,0 +1,304 @@
+"""The Valhalla dice game engine (simulator/valhalla_dice/: engine, fight, playout; issue 12).
+
+Each test cites the rulebook line (003 l.N) or DIGEST §5.x it checks; the T-numbers are the
+design note's test cases (../shared/design/valhalla-dice.md Part 5)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from volva.simulator.core.record import G_NP, G_TURNS
+from volva.simulator.valhalla_dice import api
+from volva.simulator.valhalla_dice import engine as EN
+from volva.simulator.valhalla_dice import fight as F
+from volva.simulator.valhalla_dice import playout as PO
+from volva.simulator.valhalla_dice import state as ST
+from volva.simulator.valhalla_dice.battle import ATTACKER_WINS, DEFENDER_WINS, NO_WINNER
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return api.load()
+
+
+GREEDY = api.resolve("greedy")
+RANDOM = api.resolve("random")
+
+
+def lineup(P, mix=True):
+    return [GREEDY if (i % 2 == 0 or not mix) else RANDOM for i in range(P)]
+
+
+def setup(rs, P, seed=5):
+    kinds, params = api.lineup_arrays(lineup(P))
+    S = ST.new_state()
+    PO.init_state_nb(S, P, np.uint64(seed), True, True)
+    start = EN.setup_nb(rs.tables, S, kinds, params)
+    return S, start
+
+
+def card_row(rs, name):
+    return [c.name for c in rs.content.cards].index(name)
+
+
+@pytest.mark.parametrize("P", [2, 3, 4, 5, 6])
+def test_setup(rs, P):
+    """T1-T3. 003 l.55-61: pre-discards 40/20/10/0/0 and, at 6 players, the 12 hand discards go
+    back into the deck; l.63-65: one table Warrior each; l.68: draw 7, discard 2."""
+    S, start = setup(rs, P)
+    pre = {2: 40, 3: 20, 4: 10, 5: 0, 6: 0}[P]
+    assert S.gs[ST.G_DISC_N] == pre + (0 if P == 6 else 2 * P)
+    assert (S.hand_n[:P] == 5).all() and (S.team_n[:P] == 1).all()
+    T = rs.tables
+    assert all(T.kind[S.team[p, 0]] == 0 for p in range(P))  # Warriors (kind 0)
+    held = S.gs[ST.G_DECK_N] + S.gs[ST.G_DISC_N] + S.hand_n[:P].sum() + S.team_n[:P].sum()
+    assert held == 120
+    assert (S.own_shields[:P] == 4).all() and (S.jarl[:P] >= 0).all()
+    assert len(set(S.jarl[:P].tolist())) == P  # each seat keeps one of its own three
+
+
+def test_two_players_deal_no_3plus_jarl(rs):
+    """003 l.49: at 2 players the '3+' Jarls are put aside before dealing."""
+    three_plus = {j for j, jarl in enumerate(rs.content.jarls) if jarl.min_players == 3}
+    for seed in range(200):
+        S, _ = setup(rs, 2, seed)
+        assert not set(S.jarl[:2].tolist()) & three_plus
+
+
+def test_pair_weapon_cap(rs):
+    """T4. 003 l.85: action A2 adds two Warriors with at most 3 weapon symbols together (1 + 1 or
+    1 + 2, never 2 + 2 or 1 + 3); an Ice Giant's any-symbols count."""
+    S, _ = setup(rs, 3)
+    T = rs.tables
+    k, prm = GREEDY
+
+    def pair(*names):
+        S.hand[0, :] = -1
+        for i, n in enumerate(names):
+            S.hand[0, i] = card_row(rs, n)
+        S.hand_n[0] = len(names)
+        return EN.best_pair_nb(T, S, 0, k, prm)
+
+    assert pair("Bear Archer", "Wolf Twin Bows") == (0, 1)  # 1 + 2
+    assert pair("Wolf Twin Bows", "Bear Twin Axes") == (-1, -1)  # 2 + 2
+    assert pair("Bear Archer", "Ice Giant Brute") == (-1, -1)  # 1 + 3 any-symbols
+    assert pair("Bear Archer", "Ice Giant Skirmisher") == (0, 1)  # 1 + 2 any-symbols
+
+
+def test_team_cap_forces_a_discard(rs):
+    """T5. 003 l.84: a fifth Warrior forces a discard from the team down to 4."""
+    S, _ = setup(rs, 3)
+    k, prm = GREEDY
+    d0 = S.gs[ST.G_DISC_N]
+    for name in ("Bear Archer", "Wolf Twin Bows", "Bear Twin Axes", "Ice Giant Brute"):
+        EN.add_to_team_nb(rs.tables, S, 0, card_row(rs, name), k, prm)
+    assert S.team_n[0] == 4 and S.gs[ST.G_DISC_N] == d0 + 1
+
+
+def test_forced_play(rs):
+    """T6. 003 l.83: with no team, only A1/A2; with no team and no Warrior in hand, A4."""
+    S, _ = setup(rs, 3)
+    T = rs.tables
+    S.team[0, :] = -1
+    S.team_n[0] = 0
+    for k, prm in (GREEDY, RANDOM):
+        for _ in range(20):
+            a, _ = EN.choose_action_nb(T, S, 0, k, prm)
+            assert a in (EN.A_ADD1, EN.A_ADD2)
+    S.hand[0, :] = -1
+    S.hand[0, 0] = card_row(rs, "Fury")
+    S.hand_n[0] = 1
+    assert EN.choose_action_nb(T, S, 0, *GREEDY)[0] == EN.A_DRAW
+
+
+def test_no_attack_on_empty_team_or_no_shields(rs):
+    """T7. 003 l.86, 92."""
+    S, _ = setup(rs, 3)
+    assert EN.can_attack_nb(S, 0, 1)
+    S.own_shields[1] = 0
+    assert not EN.can_attack_nb(S, 0, 1)
+    S.team_n[2] = 0
+    assert not EN.can_attack_nb(S, 0, 2)
+    assert not EN.can_attack_nb(S, 0, 0)
+
+
+def fixed_dice(rs, face):
+    """A copy of the tables whose dice always show ``face`` (0 spear .. 4 shield, 5 X)."""
+    arr = rs.tables_arr.copy()
+    cum = np.zeros(6)
+    cum[face:] = 1.0
+    arr[0].cum[:] = cum
+    return arr[0]
+
+
+def battle(rs, T, att, dfn, a_hand=(), d_hand=()):
+    S, _ = setup(rs, 3)
+    for p, names, hand in ((0, att, a_hand), (1, dfn, d_hand)):
+        S.team[p, :] = -1
+        for i, n in enumerate(names):
+            S.team[p, i] = card_row(rs, n)
+        S.team_n[p] = len(names)
+        S.hand[p, :] = -1
+        for i, n in enumerate(hand):
+            S.hand[p, i] = card_row(rs, n)
+        S.hand_n[p] = len(hand)
+        S.jarl[p] = -1
+    kinds, params = api.lineup_arrays(lineup(3, mix=False))
+    S.gs[0] = 3
+    F.battle_game_nb(T, S, rs.dice.arrays, 0, 1, kinds, params)
+    return S
+
+
+def last_battle(S):
+    """The last battle's log row: event, age, attacker, defender, outcome, strengths, armed mask."""
+    rows = S.log[:S.gs[4]]
+    return rows[rows[:, 0] == F.EV_BATTLE][-1]
+
+
+def test_attacker_wins_takes_a_shield_and_sends_its_activated(rs):
+    """T12. 003 l.121-124: one own shield of the defender; every activated attacker to Valhalla;
+    partially armed Warriors stay; the defender keeps its team."""
+    T = fixed_dice(rs, 2)  # axes only
+    S = battle(rs, T, ["Bear Axeman", "Wolf Twin Bows"], ["Deer Axeman I"])  # 4 against 2
+    assert last_battle(S)[4] == ATTACKER_WINS
+    assert S.own_shields[1] == 3 and S.won[0, 1] == 1
+    assert S.valhalla_n[0] == 1 and S.team_n[0] == 1 and S.team_n[1] == 1  # the bows could not arm
+
+
+def test_defender_wins_sends_what_it_chooses_the_loser_none(rs):
+    """T13. 003 l.125-129: no shield moves; the defender sends a subset of its activated Warriors;
+    the losing attacker sends none."""
+    T = fixed_dice(rs, 2)
+    S = battle(rs, T, ["Deer Axeman I"], ["Bear Twin Axes"])  # 2 against 6
+    row = last_battle(S)
+    assert row[4] == DEFENDER_WINS and S.own_shields[1] == 4 and S.won[0].sum() == 0
+    assert S.valhalla_n[0] == 0 and S.valhalla_n[1] == 1  # Glory 2 >= the greedy send threshold 2
+
+
+def test_no_winner_when_the_attacker_arms_nobody(rs):
+    """T9. 003 l.105, 130: no shield, no Valhalla; played Tactics are discarded all the same."""
+    T = fixed_dice(rs, 5)  # X only
+    S = battle(rs, T, ["Bear Axeman"], ["Deer Axeman I"], a_hand=["Push Back"])
+    assert last_battle(S)[4] == NO_WINNER
+    assert S.own_shields[1] == 4 and S.valhalla_n[:2].sum() == 0
+    assert S.cnt[0, ST.C_NO_WINNER] == 1
+
+
+def test_tie_goes_to_the_attacker_and_strength_tactics(rs):
+    """T11, T16. 003 l.119: a tie goes to the attacker; Fury +2 turns it for the defender, who plays
+    it only when it matters (DIGEST §5.7)."""
+    T = fixed_dice(rs, 2)
+    S = battle(rs, T, ["Bear Axeman"], ["Deer Axeman II"])  # 4 against 4 (multi-clan needs 3 clans)
+    row = last_battle(S)
+    assert row[4] == ATTACKER_WINS and row[5] == row[6] == 4
+    S = battle(rs, T, ["Bear Axeman"], ["Deer Axeman II"], d_hand=["Fury", "Fury"])
+    row = last_battle(S)
+    assert row[4] == DEFENDER_WINS and row[6] == 6 and S.hand_n[1] == 1  # one Fury was enough
+
+
+def test_clan_counter_power(rs):
+    """T15. 003 l.392 / DIGEST §5.8: Boar's clan-counter +3 when the opponent's team holds a Warrior
+    of the indicated colour."""
+    T = fixed_dice(rs, 2)
+    S = battle(rs, T, ["Bear Axeman"], ["Boar Axeman"])  # counter(bear, 3): 2 + 3 against 4
+    row = last_battle(S)
+    assert row[4] == DEFENDER_WINS and row[6] == 5
+    S = battle(rs, T, ["Wolf Axeman"], ["Boar Axeman"])  # no Bear on the attacking team: 2 against 3
+    assert last_battle(S)[4] == ATTACKER_WINS
+
+
+def test_ice_giant_costs_the_defender_a_die(rs):
+    """T14. 003 l.394: an activated attacking Ice Giant -> the defender rolls 5 dice."""
+    T = fixed_dice(rs, 2)
+    two = ["Boar Triple Axes", "Bear Triple Axes"]  # 8 + 10, six axes together
+    S = battle(rs, T, ["Wolf Axeman"], two)
+    assert last_battle(S)[6] == 18
+    S = battle(rs, T, ["Ice Giant Skirmisher"], two)
+    assert last_battle(S)[6] == 10  # five axes arm one triple: the stronger
+
+
+def test_empty_deck_draws_nothing(rs):
+    """T19. 003 l.137: drawing from an empty deck draws nothing."""
+    S, _ = setup(rs, 3)
+    S.gs[ST.G_DECK_N] = 0
+    n = S.hand_n[0]
+    assert EN.draw_nb(S, 0) == -1 and S.hand_n[0] == n
+
+
+@pytest.mark.parametrize("P", [2, 3, 4, 5, 6])
+def test_end_one_final_round_then_ragnarok(rs, P):
+    """T18, T20. 003 l.131-142: after the trigger turn, one final turn each, the trigger player
+    last; Ragnarök empties every team and hand; a shieldless player stays in the game."""
+    for seed in range(30):
+        S = api.play_game(rs, lineup(P), seed)
+        log = S.log[:S.gs[4]]
+        end_i = np.flatnonzero(log[:, 0] == 4)
+        assert len(end_i) == 1
+        turns_after = log[end_i[0]:][log[end_i[0]:, 0] == EN.EV_TURN]
+        assert len(turns_after) == P and turns_after[-1, 2] == S.gs[ST.G_END_SEAT]
+        assert (S.team_n[:P] == 0).all() and (S.hand_n[:P] == 0).all()
+        rag = log[log[:, 0] == F.EV_RAGNAROK]
+        assert len(rag) <= P
+        assert S.gs[10] == 0  # no invariant violated
+
+
+def score(rs, P, won, own, valhalla_glory=0):
+    S, _ = setup(rs, P)
+    S.valhalla_n[:] = 0
+    S.jarl[:] = -1
+    S.won[:, :] = np.asarray(won)
+    S.own_shields[:P] = own
+    PO.score_nb(rs.tables, S)
+    return S
+
+
+def test_scoring_by_player_count(rs):
+    """T21. DIGEST §5.11 (003 l.146-152): 2 per shield held; at 2 players own shields score nothing;
+    sets of different opponents' shields: 3 p +2 per pair, 4 p +3 per three."""
+    won = np.zeros((6, 6), int)
+    won[0, 1] = 2
+    S = score(rs, 2, won, [4, 2])
+    assert S.glory[0] == 4 and S.glory[1] == 0  # own shields score 0 at 2 players
+    won = np.zeros((6, 6), int)
+    won[0, 1], won[0, 2] = 2, 1
+    S = score(rs, 3, won, [4, 2, 3])
+    assert S.glory[0] == 2 * (4 + 3) + 2  # one set of two different opponents
+    won = np.zeros((6, 6), int)
+    won[0, 1] = won[0, 2] = won[0, 3] = 2
+    S = score(rs, 4, won, [4, 2, 2, 2])
+    assert S.glory[0] == 2 * (4 + 6) + 2 * 3  # two sets of three
+    won = np.zeros((6, 6), int)
+    won[0, 1:5] = 1
+    S = score(rs, 5, won, [4, 3, 3, 3, 3])
+    assert S.glory[0] == 2 * 8 + 4  # one set of four beats a set of three (+2)
+
+
+def test_tie_breaks(rs):
+    """T22. 003 l.144: equal Glory -> most opponents' shields, then most own shields, else shared."""
+    won = np.zeros((6, 6), int)
+    won[1, 2] = 1
+    S = score(rs, 3, won, [4, 3, 3])  # 8, 8, 6 Glory: seat 1 has the opponent's shield
+    assert S.glory[0] == S.glory[1] == 8 and S.rank[1] == 1 and S.rank[0] == 2
+    S = score(rs, 3, np.zeros((6, 6), int), [4, 4, 4])
+    assert (S.rank[:3] == 1).all()
+
+
+def test_invariants_over_10000_games(rs):
+    """T24: cards conserved, own + lost shields = 4, teams <= 4, grey dice back, after every turn,
+    over 2,000 games at each of 2..6 players."""
+    for P in range(2, 7):
+        r = api.play_batch(rs, lineup(P), np.arange(2000, dtype=np.uint64) + 10_000 * P, check=True)
+        assert (r.violation == 0).all(), (P, np.bincount(r.violation))
+        assert (r.rank[:, :P] >= 1).all() and ((r.rank == 1).sum(1) >= 1).all()
+        assert set(np.unique(r.end)) <= {ST.END_SHIELD, ST.END_DECK}
+
+
+def test_results_do_not_depend_on_batching(rs):
+    seeds = np.arange(300, dtype=np.uint64) + 77
+    a = api.play_batch(rs, lineup(4), seeds)
+    b1 = api.play_batch(rs, lineup(4), seeds[:101])
+    b2 = api.play_batch(rs, lineup(4), seeds[101:])
+    for f in a._fields:
+        assert (getattr(a, f) == np.concatenate([getattr(b1, f), getattr(b2, f)])).all(), f
+    S = api.play_game(rs, lineup(4), int(seeds[5]), log=False, check=False)
+    assert (S.glory[:4] == a.glory[5]).all() and S.gs[G_TURNS] == a.turns[5] and S.gs[G_NP] == 4
