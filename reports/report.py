@@ -119,14 +119,16 @@ def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = Non
     return _save(fig, path)
 
 
-def plot_glory_sources(table: pd.DataFrame, path: Path | None = None):
-    """Stacked bars of mean Glory by source, one bar per strategy."""
+def plot_glory_sources(table: pd.DataFrame, path: Path | None = None, labels: dict | None = None):
+    """Stacked bars of mean Glory by source, one bar per strategy; ``labels``: the game's own name
+    of a source (simulator.engines terms ``glory_sources``)."""
     wide = table.pivot(index="strategy", columns="source", values="mean")[list(agg.GLORY_SOURCES)]
     wide = wide.loc[:, (wide.abs() > 0).any(axis=0)] if (wide.abs() > 0).any().any() else wide
-    return _stacked_sources(wide, "strategy", "Glory by source per strategy", path)
+    return _stacked_sources(wide, "strategy", "Glory by source per strategy", path, labels=labels)
 
 
-def _stacked_sources(wide: pd.DataFrame, xlabel: str, title: str, path: Path | None = None, ax=None):
+def _stacked_sources(wide: pd.DataFrame, xlabel: str, title: str, path: Path | None = None, ax=None,
+                     labels: dict | None = None):
     """Stacked bars of mean Glory per source (columns of ``wide``), one bar per row."""
     fig = None
     if ax is None:
@@ -139,7 +141,7 @@ def _stacked_sources(wide: pd.DataFrame, xlabel: str, title: str, path: Path | N
     for src in wide.columns:
         i = list(agg.GLORY_SOURCES).index(src)
         vals = wide[src].to_numpy()
-        ax.bar(x, vals, bottom=bottom, width=0.55, color=colors[i], label=src)
+        ax.bar(x, vals, bottom=bottom, width=0.55, color=colors[i], label=(labels or {}).get(src, src))
         for xi, v, b in zip(x, vals, bottom):
             if v >= 2.5:
                 ax.text(xi, b + v / 2, f"{v:.1f}", ha="center", va="center", fontsize=8, color="white")
@@ -402,6 +404,11 @@ _GENERIC_TERMS = {"board_count_at": "Ragnarök", "stat_raises": "rewards, quests
                   "kept": "kept for the next age"}
 
 
+def _terms(st) -> dict:
+    """The game's own terms recorded in the run's statistics ({} for older runs)."""
+    return st.game.get("terms") if isinstance(st.game.get("terms"), dict) else {}
+
+
 def _term(st, key: str) -> str:
     """The game's own word for ``key`` (simulator.engines.Engine.terms, recorded in the run's stats)."""
     terms = st.game.get("terms") if isinstance(st.game.get("terms"), dict) else {}
@@ -479,14 +486,22 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         plot_seats(res["seat"], seat_strategy, out_dir / "seat_advantage.png"),
         "Seats are numbered 1..N in turn order. With seat rotation (the default) every strategy sits in "
         "every seat equally often, so the seat effect is not confounded with strategy.")
+    src_labels = _terms(st).get("glory_sources") if isinstance(_terms(st).get("glory_sources"), dict) else {}
     add("glory_sources.png", "Glory by source",
-        plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png"))
-    sp = res["stat_paths"][focal]
-    add("stat_paths.png", "Stat paths",
-        plot_stat_paths(sp["levels"], sp["first_two"], focal, focal_rate, out_dir / "stat_paths.png"),
-        f"{focal} clans. Left: final track levels (R = Rage, A = Axes, H = Horns; step 1..6), the 15 most "
-        "frequent. Right: the order of the first two stat raises ("
-        + _term(st, "stat_raises") + ").")
+        plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png", src_labels))
+    if src_labels:  # the tables in the game's own words too
+        res["glory_sources"] = res["glory_sources"].assign(
+            source=res["glory_sources"]["source"].map(lambda x: src_labels.get(x, x)))
+    has_stats = _terms(st).get("clan_stats", True) is not False
+    if not has_stats:  # a game without clan stat tracks (Valhalla, the dice game)
+        res["stat_paths"] = {}
+    else:
+        sp = res["stat_paths"][focal]
+        add("stat_paths.png", "Stat paths",
+            plot_stat_paths(sp["levels"], sp["first_two"], focal, focal_rate, out_dir / "stat_paths.png"),
+            f"{focal} clans. Left: final track levels (R = Rage, A = Axes, H = Horns; step 1..6), the 15 most "
+            "frequent. Right: the order of the first two stat raises ("
+            + _term(st, "stat_raises") + ").")
     cards_tab = res["cards"]
     if cards_tab is not None and len(cards_tab):
         fc = cards_tab[cards_tab["strategy"] == focal]
@@ -645,7 +660,7 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
               "<h2>Glory by source</h2>", fig_block("glory_sources.png"),
               _fmt_table(res["glory_sources"], (), {"mean": ".2f", "ci_low": ".2f", "ci_high": ".2f"}),
               *_shape_html(res),
-              "<h2>Stat paths</h2>", fig_block("stat_paths.png")]
+              *(["<h2>Stat paths</h2>", fig_block("stat_paths.png")] if res["stat_paths"] else [])]
     for s, tabs in res["stat_paths"].items():
         parts += [f"<h3>{e(s)}: final levels (top 15 by n)</h3>", _fmt_table(tabs["levels"], _RATE_PCT, _RATE_FL),
                   f"<h3>{e(s)}: first two raises (top 15 by n)</h3>",

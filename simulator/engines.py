@@ -50,6 +50,16 @@ VALHALLA_TERMS = {
     "kept": "kept on the clan symbol for the next age (Valhalla: age = the age of use)",
 }
 
+VALHALLA_DICE_TERMS = {
+    "board_count_at": "Ragnarök",
+    "stat_raises": "no clan stats in this game",
+    "clan_stats": False,  # no Rage/Axes/Horns tracks: the report leaves out stat paths
+    "kept": "kept in hand",
+    # Glory by source as this game says it (the slots BatchOut shares with the other games)
+    "glory_sources": {"battle": "attacks won", "contest": "defences won", "ragnarok": "Ragnarök",
+                      "bonus": "shields", "cards": "shield sets", "mission": "Jarl"},
+}
+
 _ENGINES: dict[str, Engine] = {}
 #: rule set name (a folder of simulator/data/) -> engine; a data folder not listed here names
 #: its engine in rules.toml ``engine = "..."`` (default blood-rage)
@@ -74,6 +84,8 @@ register(Engine("blood-rage", f"{__package__}.bloodrage", "Blood Rage", (2, 5)),
 register(Engine("valhalla", f"{__package__}.valhalla", "Blood Rage: Valhalla", (3, 5), True, dict(VALHALLA_TERMS)),
          ("valhalla",))
 register(Engine("rainbow-bridge", f"{__package__}.rainbow", "Rainbow Bridge", (3, 5), True, dict(VALHALLA_TERMS)))
+register(Engine("valhalla-dice", f"{__package__}.valhalla_dice", "Valhalla (dice game)", (2, 6), False,
+                dict(VALHALLA_DICE_TERMS)), ("valhalla-dice",))
 
 
 def names() -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import builtin, valhalla
+from . import builtin, valhalla, valhalla_dice
 
 
 def resolve_pair(name: str):
@@ -41,17 +41,19 @@ def _blood_rage_library() -> list[tuple[str, str]]:
 
 #: engine name -> resolve(strategy name) -> (kind, float64 params); raises ValueError
 _RESOLVERS: dict[str, Callable] = {"blood-rage": builtin.resolve, "valhalla": valhalla.resolve,
-                                   "rainbow-bridge": resolve_pair}
+                                   "rainbow-bridge": resolve_pair, "valhalla-dice": valhalla_dice.resolve}
 #: engine name -> its strategies as (name, plan) rows (``volva strategies list``)
 _LIBRARIES: dict[str, Callable[[], list]] = {"blood-rage": _blood_rage_library,
                                              "valhalla": lambda: list((valhalla.DESCRIPTIONS
-                                                                            | valhalla.library_plans()).items())}
+                                                                            | valhalla.library_plans()).items()),
+                                             "valhalla-dice": lambda: list(valhalla_dice.DESCRIPTIONS.items())}
 #: engine name -> the lineup of a study that names none (its first `players` seats; greedy beyond)
 DEFAULT_LINEUPS: dict[str, list[str]] = {
     # the strongest tuned strategy (volva tune; strategies/library/tuned-4p.toml) against three archetypes
     "blood-rage": ["tuned-4p", "balanced", "ragnarok-diver", "thor-warlord"],
     "valhalla": ["thor", "loki", "quester", "warlord"],
     "rainbow-bridge": ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"],
+    "valhalla-dice": ["greedy", "raider", "turtle", "greedy-dp", "greedy", "raider"],
 }
 
 #: engine name -> the default bot populations of ``--population default`` (NAME -> lineup; ``*P``

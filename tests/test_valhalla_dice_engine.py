@@ -14,6 +14,7 @@ from volva.simulator.valhalla_dice import fight as F
 from volva.simulator.valhalla_dice import playout as PO
 from volva.simulator.valhalla_dice import state as ST
 from volva.simulator.valhalla_dice.battle import ATTACKER_WINS, DEFENDER_WINS, NO_WINNER
+from volva.strategies.valhalla_dice import resolve
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +22,8 @@ def rs():
     return api.load()
 
 
-GREEDY = api.resolve("greedy")
-RANDOM = api.resolve("random")
+GREEDY = resolve("greedy")
+RANDOM = resolve("random")
 
 
 def lineup(P, mix=True):
@@ -33,7 +34,7 @@ def setup(rs, P, seed=5):
     kinds, params = api.lineup_arrays(lineup(P))
     S = ST.new_state()
     PO.init_state_nb(S, P, np.uint64(seed), True, True)
-    start = EN.setup_nb(rs.tables, S, kinds, params)
+    start = EN.setup_nb(rs.T, S, kinds, params)
     return S, start
 
 
@@ -49,7 +50,7 @@ def test_setup(rs, P):
     pre = {2: 40, 3: 20, 4: 10, 5: 0, 6: 0}[P]
     assert S.gs[ST.G_DISC_N] == pre + (0 if P == 6 else 2 * P)
     assert (S.hand_n[:P] == 5).all() and (S.team_n[:P] == 1).all()
-    T = rs.tables
+    T = rs.T
     assert all(T.kind[S.team[p, 0]] == 0 for p in range(P))  # Warriors (kind 0)
     held = S.gs[ST.G_DECK_N] + S.gs[ST.G_DISC_N] + S.hand_n[:P].sum() + S.team_n[:P].sum()
     assert held == 120
@@ -69,7 +70,7 @@ def test_pair_weapon_cap(rs):
     """T4. 003 l.85: action A2 adds two Warriors with at most 3 weapon symbols together (1 + 1 or
     1 + 2, never 2 + 2 or 1 + 3); an Ice Giant's any-symbols count."""
     S, _ = setup(rs, 3)
-    T = rs.tables
+    T = rs.T
     k, prm = GREEDY
 
     def pair(*names):
@@ -91,14 +92,14 @@ def test_team_cap_forces_a_discard(rs):
     k, prm = GREEDY
     d0 = S.gs[ST.G_DISC_N]
     for name in ("Bear Archer", "Wolf Twin Bows", "Bear Twin Axes", "Ice Giant Brute"):
-        EN.add_to_team_nb(rs.tables, S, 0, card_row(rs, name), k, prm)
+        EN.add_to_team_nb(rs.T, S, 0, card_row(rs, name), k, prm)
     assert S.team_n[0] == 4 and S.gs[ST.G_DISC_N] == d0 + 1
 
 
 def test_forced_play(rs):
     """T6. 003 l.83: with no team, only A1/A2; with no team and no Warrior in hand, A4."""
     S, _ = setup(rs, 3)
-    T = rs.tables
+    T = rs.T
     S.team[0, :] = -1
     S.team_n[0] = 0
     for k, prm in (GREEDY, RANDOM):
@@ -248,7 +249,7 @@ def score(rs, P, won, own, valhalla_glory=0):
     S.jarl[:] = -1
     S.won[:, :] = np.asarray(won)
     S.own_shields[:P] = own
-    PO.score_nb(rs.tables, S)
+    PO.score_nb(rs.T, S)
     return S
 
 
@@ -287,7 +288,7 @@ def test_invariants_over_10000_games(rs):
     """T24: cards conserved, own + lost shields = 4, teams <= 4, grey dice back, after every turn,
     over 2,000 games at each of 2..6 players."""
     for P in range(2, 7):
-        r = api.play_batch(rs, lineup(P), np.arange(2000, dtype=np.uint64) + 10_000 * P, check=True)
+        r = api.play_results(rs, lineup(P), np.arange(2000, dtype=np.uint64) + 10_000 * P, check=True)
         assert (r.violation == 0).all(), (P, np.bincount(r.violation))
         assert (r.rank[:, :P] >= 1).all() and ((r.rank == 1).sum(1) >= 1).all()
         assert set(np.unique(r.end)) <= {ST.END_SHIELD, ST.END_DECK}
@@ -295,9 +296,9 @@ def test_invariants_over_10000_games(rs):
 
 def test_results_do_not_depend_on_batching(rs):
     seeds = np.arange(300, dtype=np.uint64) + 77
-    a = api.play_batch(rs, lineup(4), seeds)
-    b1 = api.play_batch(rs, lineup(4), seeds[:101])
-    b2 = api.play_batch(rs, lineup(4), seeds[101:])
+    a = api.play_results(rs, lineup(4), seeds)
+    b1 = api.play_results(rs, lineup(4), seeds[:101])
+    b2 = api.play_results(rs, lineup(4), seeds[101:])
     for f in a._fields:
         assert (getattr(a, f) == np.concatenate([getattr(b1, f), getattr(b2, f)])).all(), f
     S = api.play_game(rs, lineup(4), int(seeds[5]), log=False, check=False)

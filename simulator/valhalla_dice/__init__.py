@@ -1,6 +1,20 @@
 """Valhalla, the dice-and-cards game (rulebook ``003``; DIGEST §5), the third rule set.
 
-Built so far: the exact dice-arming solver (:mod:`.dice`) and the PROVISIONAL content with its
-validation (:mod:`.rules`, ``simulator/data/valhalla-dice/``), behind ``volva dice``. The engine (setup, turns,
-battles, Ragnarök, scoring) is issue 12's next piece.
+- ``rules``    content (rules, cards, Jarls, opcodes, dice; PROVISIONAL) loaded and validated
+- ``dice``     the exact dice-arming solver (multiset tables, backward induction)
+- ``battle``   a side's battle phase (DP, greedy keep rule or no reroll) and a two-side battle
+- ``tables``   the content as the kernels' tables record; ``state`` the game-state record
+- ``piles``, ``jarls``, ``engine`` (setup, the turn), ``fight`` (battles in a game, Ragnarök)
+- ``policy``   strategies' parameter vectors and decisions; ``playout`` games, batches, scoring
+- ``api``      the facade below, as simulator.engines calls it; ``replay`` the log as text
+
+The package is the engine's facade (simulator.engines): load, play_batch, play_game,
+replay_text, load_scenario.
 """
+from .api import load, play_batch, play_game, replay_text  # noqa: F401
+
+
+def load_scenario(path, data: dict, resolve):
+    """Scenarios of this rule set are not built yet. Raises ScenarioError."""
+    from ..core.loading import ScenarioError
+    raise ScenarioError(f"{path}: field 'ruleset': valhalla-dice has no scenarios yet")

@@ -260,19 +260,22 @@ def turn_nb(T, S, dt, p, kinds, params):
     S.gs[G_ACTIVE] = p
     log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
     a, q = choose_action_nb(T, S, p, kind, prm)
-    log_nb(S, EV_ACTION, p, a, q, 0, 0, 0)
     if a == A_ADD1:
-        i = best_warrior_nb(T, S, p, kind, prm)
-        add_to_team_nb(T, S, p, hand_take_nb(S, p, i), kind, prm)
+        ci = hand_take_nb(S, p, best_warrior_nb(T, S, p, kind, prm))
+        log_nb(S, EV_ACTION, p, a, q, ci, -1, 0)
+        add_to_team_nb(T, S, p, ci, kind, prm)
     elif a == A_ADD2:
         i, j = best_pair_nb(T, S, p, kind, prm)
         cj = hand_take_nb(S, p, j)  # j > i: take j first so i keeps its index
         ci = hand_take_nb(S, p, i)
+        log_nb(S, EV_ACTION, p, a, q, ci, cj, 0)
         add_to_team_nb(T, S, p, ci, kind, prm)
         add_to_team_nb(T, S, p, cj, kind, prm)
     elif a == A_ATTACK:
+        log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
         battle_game_nb(T, S, dt, p, q, kinds, params)
     else:
+        log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
         draw_keep_nb(T, S, p, T.draw, T.keep, kind, prm)
     n, k = T.draw, T.keep
     j = S.jarl[p]

@@ -354,9 +354,10 @@ def load_content(data_dir: Path | None = None, options: dict | None = None) -> C
     for k, v in (options or {}).items():
         if k not in rules["options"]:
             raise RulesError(f"option {k!r}; allowed: {', '.join(rules['options'])}")
-        if str(v) not in rules["options"][k]:
+        text = str(v).lower() if isinstance(v, bool) else str(v)  # --option deck_check=false arrives as False
+        if text not in rules["options"][k]:
             raise RulesError(f"option {k}={v!r}; allowed: {', '.join(rules['options'][k])}")
-        opts[k] = str(v)
+        opts[k] = text
     opcodes = load_opcodes(data_dir / "opcodes.toml")
     cards = load_cards(data_dir / "cards.csv", opcodes)
     jarls = load_jarls(data_dir / "jarls.csv", opcodes)

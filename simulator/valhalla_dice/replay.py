@@ -1,0 +1,43 @@
+"""A Valhalla dice game's log as text (``volva replay --ruleset valhalla-dice``)."""
+from __future__ import annotations
+
+from ..core.record import G_LOG_N
+from .state import END_DECK
+
+EV_TURN, EV_ACTION, EV_BATTLE, EV_END, EV_RAGNAROK, EV_SCORE, EV_SETUP = 1, 2, 3, 4, 5, 6, 7
+ACTIONS = {1: "adds", 2: "adds two", 3: "attacks", 4: "draws 2, keeps 1"}
+OUTCOMES = {0: "no winner (the attacker armed nobody)", 1: "the attacker wins", 2: "the defender wins"}
+
+
+def log_text(rs, S, names: list[str]) -> str:
+    """The log rows of state S as lines of text; seats named ``names`` (strategy names)."""
+    P = len(names)
+    card = rs.card_names
+    seat = [f"seat {p + 1} ({names[p]})" for p in range(P)]
+    jarls = ", ".join(f"{seat[p]}: {rs.god_names[int(S.jarl[p])] if S.jarl[p] >= 0 else 'no Jarl'}" for p in range(P))
+    out = [f"Valhalla (dice game), {P} players. Jarls: {jarls}"]
+    for row in S.log[:int(S.gs[G_LOG_N])]:
+        ev, _, p, a, b, c, d, e = (int(x) for x in row)
+        if ev == EV_SETUP:
+            out.append(f"setup: {seat[p]} starts; {a} cards in the deck, {b} in the discard pile")
+        elif ev == EV_TURN:
+            out.append(f"turn {a + 1}: {seat[p]}")
+        elif ev == EV_ACTION:
+            what = ACTIONS.get(a, str(a))
+            if a == 1:
+                what += f" {card[c]}"
+            elif a == 2:
+                what += f": {card[c]} and {card[d]}"
+            elif a == 3:
+                what += f" {seat[b]}"
+            out.append(f"  {seat[p]} {what}")
+        elif ev == EV_BATTLE:
+            out.append(f"  battle {seat[p]} -> {seat[a]}: strength {c} against {d}: {OUTCOMES.get(b, b)}")
+        elif ev == EV_END:
+            why = "the last card of the deck is drawn" if a == END_DECK else "a player lost the last own shield"
+            out.append(f"END triggered: {why} (turn of {seat[p]}); one final turn each")
+        elif ev == EV_RAGNAROK:
+            out.append(f"Ragnarök: {seat[p]} arms Warriors worth {a} Glory")
+        elif ev == EV_SCORE:
+            out.append(f"{seat[p]}: {a} Glory, rank {b}")
+    return "\n".join(out)

@@ -1,0 +1,86 @@
+"""Valhalla, the dice game, through the command line: run, study (report), replay, strategies
+list, and bad input in one line (issue 12 item 1)."""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from volva.cli import app
+
+
+def volva(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_run_and_report(tmp_path):
+    from volva.analysis.suffstats import Stats
+    r = volva("study", "--ruleset", "valhalla-dice", "--players", "4", "--lineup", "greedy,raider,turtle,random",
+              "--games", "2000", "--out", str(tmp_path / "s"))
+    assert r.exit_code == 0, r.output
+    st = Stats.load(tmp_path / "s")
+    assert st.games == 2000 and st.game["engine"] == "valhalla-dice"
+    c = st["clans"].groupby("strategy")[["n", "w"]].sum()
+    assert c.loc["random", "w"] < c.loc["greedy", "w"]  # a random player rarely wins
+    rep = tmp_path / "s" / "report"
+    assert (rep / "glory_sources.png").exists() and not (rep / "stat_paths.png").exists()
+    html = (rep / "report.html").read_text()
+    assert "attacks won" in html and "defences won" in html and "Stat paths" not in html
+
+
+@pytest.mark.parametrize("P", [2, 6])
+def test_two_and_six_players(tmp_path, P):
+    """DIGEST §5: 2-6 players."""
+    r = volva("run", "--ruleset", "valhalla-dice", "--players", str(P), "--games", "200", "--no-keep-rows",
+              "--out", str(tmp_path / "r"))
+    assert r.exit_code == 0, r.output
+
+
+def test_results_do_not_depend_on_batch_size(tmp_path):
+    from volva.analysis.suffstats import Stats
+    tabs = []
+    for b in (100, 250):
+        r = volva("run", "--ruleset", "valhalla-dice", "--players", "3", "--lineup", "greedy,raider,turtle",
+                  "--games", "1000", "--batch-size", str(b), "--no-keep-rows", "--out", str(tmp_path / f"r{b}"))
+        assert r.exit_code == 0, r.output
+        tabs.append(Stats.load(tmp_path / f"r{b}")["clans"].groupby("strategy")[["n", "w", "g"]].sum())
+    assert tabs[0].equals(tabs[1])
+
+
+def test_replay_is_readable():
+    r = volva("replay", "--ruleset", "valhalla-dice", "--players", "3", "--lineup", "greedy,raider,turtle",
+              "--game", "4")
+    assert r.exit_code == 0, r.output
+    assert "Jarls:" in r.output and "turn 1:" in r.output and "Glory, rank" in r.output
+    assert "END triggered" in r.output
+
+
+def test_strategies_list():
+    r = volva("strategies", "list", "--ruleset", "valhalla-dice")
+    assert r.exit_code == 0 and "raider" in r.output and "turtle" in r.output and "greedy-dp" in r.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--players", "7"], "--players 7; allowed: 2..6"),
+    (["--players", "3", "--lineup", "greedy,ninja,greedy"], "unknown strategy 'ninja'"),
+    (["--option", "jarl_deal=7"], "option jarl_deal=7; allowed: 3, 5, recommended, none"),
+    (["--option", "speed=3"], "option 'speed'; allowed: two_any_reading, jarl_deal"),
+])
+def test_bad_input_is_one_line(tmp_path, args, needle):
+    r = volva("run", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "x"), *args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], r.stderr
+
+
+def test_options_reach_the_engine(tmp_path):
+    """DIGEST §5.4 options: jarl_deal=none plays without Jarls; deck_check=false is accepted."""
+    r = volva("replay", "--ruleset", "valhalla-dice", "--players", "3", "--option", "jarl_deal=none",
+              "--option", "deck_check=false")
+    assert r.exit_code == 0 and "seat 1 (greedy): no Jarl" in r.output, r.output
+
+
+def test_patches_refused_in_one_line(tmp_path):
+    p = tmp_path / "p.toml"
+    p.write_text('"Bear Archer".strength = 9\n')
+    r = volva("compare", "--ruleset", "valhalla-dice", "--patch", str(p), "--games", "10", "--out", str(tmp_path / "c"))
+    assert r.exit_code == 2 and "not supported yet" in r.stderr and r.stderr.count("\n") == 1, r.stderr
