@@ -4,7 +4,7 @@ Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
 
     name = "archetypes-4p"          # label in the report
     ruleset = "blood-rage"          # a directory under simulator/data/
-    players = 4                     # 2..5
+    players = 4                     # 2..5 (the rule set's range: valhalla 3..5, valhalla-dice 2..6)
     lineup = "tuned-4p,balanced,ragnarok-diver,thor-warlord"   # or a list; *.toml files are
                                     # read relative to this file (default: the first `players`
                                     # of these four, greedy for a fifth)
@@ -159,10 +159,24 @@ def load_experiment(path: Path) -> Experiment:
     return exp
 
 
+def _players_range(exp: Experiment) -> tuple[int, int]:
+    """The player range of the experiment's engine (simulator.engines; a mode's own engine);
+    an unknown rule set gets the widest range here and its one-line error when it is loaded."""
+    from volva.simulator import engines
+    try:
+        if exp.mode is not None:
+            return engines.get(exp.mode).players
+        return engines.engine_of(exp.ruleset).players
+    except (engines.RulesError, KeyError, TypeError):
+        lo, hi, _ = engines.player_ranges()
+        return lo, hi
+
+
 def check(exp: Experiment, where: str) -> None:
     """Range checks shared by files and command-line overrides. Raises ExperimentError."""
-    if not 2 <= exp.players <= 5:
-        _bad(where, "players", f"{exp.players}; allowed: 2..5")
+    lo, hi = _players_range(exp)
+    if not lo <= exp.players <= hi:
+        _bad(where, "players", f"{exp.players}; allowed: {lo}..{hi}")
     if exp.games < 1:
         _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
     if exp.games > 10**12:

@@ -47,23 +47,22 @@ def check_batch_size(batch_size: int) -> None:
 
 def check_players(players: int) -> None:
     """The widest range of the registered rule sets; each engine's own range is checked on load."""
+    from volva.simulator.engines import player_ranges
     lo, hi, narrower = player_ranges()
     if not lo <= players <= hi:
         note = f" ({', '.join(narrower)})" if narrower else ""
         raise UsageError(f"--players {players}; allowed: {lo}..{hi}{note}")
 
 
-def player_ranges() -> tuple[int, int, list[str]]:
-    """(fewest, most, ['valhalla: 3..5', ...]) players over the rule sets of the registry."""
+def fit_players(rs, players: int) -> None:
+    """The loaded rule set's own player range (its engine's, simulator.engines), then its deck
+    check. Raises UsageError naming the range, RulesError for a deck too small."""
     from volva.simulator import engines
-    ranges = {}
-    for name in engines.names():
-        try:
-            ranges[name] = engines.engine_of(name).players
-        except engines.RulesError:  # a malformed data folder: its own error comes on load
-            pass
-    lo, hi = min(r[0] for r in ranges.values()), max(r[1] for r in ranges.values())
-    return lo, hi, [f"{n}: {a}..{b}" for n, (a, b) in sorted(ranges.items()) if (a, b) != (lo, hi)]
+    e = engines.get(rs)
+    lo, hi = e.players
+    if not lo <= players <= hi:
+        raise UsageError(f"--players {players}; allowed: {lo}..{hi} for {e.title}")
+    rs.check_players(players)
 
 
 # --------------------------------------------------------------------------- rule options
@@ -136,7 +135,7 @@ def setup(players: int, lineup: str | None, options: list[str] | None, ruleset: 
     try:
         _check_modules(ruleset, opts)
         rs = load_ruleset(ruleset, options=opts, patch=list(patch) if patch else None)
-        rs.check_players(players)
+        fit_players(rs, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     rs = _with_sweep(rs, sweep)
@@ -182,7 +181,7 @@ def setup_rainbow(players, lineup, options, patch, sweep):
                          "starting Glory (12/8/4/0)")
     try:
         rs = rainbow.load(base_opts, vh_opts, list(patch) if patch else None, sweep)
-        rs.check_players(players)
+        fit_players(rs, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     return (rs, *_lineup(lineup, players, resolve_pair))
@@ -289,7 +288,7 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     from volva.simulator.engines import load_ruleset
     try:
         rs = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
-        rs.check_players(players)
+        fit_players(rs, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     return rs
@@ -328,7 +327,7 @@ def ablation(rs, card: str, ages: list[int] | None, ban: str | None, players: in
         rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids, one_clan=one)
         rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids, one_clan=one) if ban == "dealt" else \
             rs.without_card(card, ids)
-        rs_b.check_players(players)
+        fit_players(rs_b, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     where = f" (ages {ages})" if ages else ""
@@ -351,7 +350,7 @@ def load_for(ruleset: str, players: int, options: list[str]):
     try:
         _check_modules(ruleset, opts)
         rs = load_ruleset(ruleset, options=opts)
-        rs.check_players(players)
+        fit_players(rs, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     return rs

@@ -94,6 +94,18 @@ def names() -> list[str]:
     return sorted(set(_RULESETS) | folders)
 
 
+def player_ranges() -> tuple[int, int, list[str]]:
+    """(fewest, most, ['valhalla: 3..5', ...]) players over the registered rule sets and data folders."""
+    ranges = {}
+    for name in names():
+        try:
+            ranges[name] = engine_of(name).players
+        except RulesError:  # a malformed data folder: its own error comes on load
+            pass
+    lo, hi = min(r[0] for r in ranges.values()), max(r[1] for r in ranges.values())
+    return lo, hi, [f"{n}: {a}..{b}" for n, (a, b) in sorted(ranges.items()) if (a, b) != (lo, hi)]
+
+
 def get(rs_or_name) -> Engine:
     """The engine of a loaded rule set (its ``.engine``) or of an engine name. Raises KeyError."""
     key = rs_or_name if isinstance(rs_or_name, str) else getattr(rs_or_name, "engine", "blood-rage")

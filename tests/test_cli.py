@@ -119,7 +119,7 @@ def test_shared_players_option_gives_one_error(tmp_path, fake_play_batch):
                  ["tournament", "--strategies", "greedy,random"], ["replay"],
                  ["compare", "--patch", "p.toml", "--out", str(tmp_path / "c")]):
         res = runner.invoke(app, [*args, "--players", "9"])
-        _assert_one_line_error(res, "--players 9", "allowed: 2..5")
+        _assert_one_line_error(res, "--players 9", "allowed: 2..6")
         errors.add(res.stderr)
     assert len(errors) == 1 and fake_play_batch == [] and not list(tmp_path.iterdir())
 

@@ -53,4 +53,4 @@ def test_the_toy_rule_set_refuses_bad_input_in_one_line(toy, tmp_path):
     from volva.cli import app
     res = CliRunner().invoke(app, ["run", "--ruleset", "toy", "--players", "4", "--games", "10",
                                    "--out", str(tmp_path / "x")])
-    assert res.exit_code == 2 and "allowed: 2..3 for the toy rule set" in res.output
+    assert res.exit_code == 2 and "--players 4; allowed: 2..3 for Toy game" in res.output  # the registry's range

@@ -146,7 +146,7 @@ def battle(rs, T, att, dfn, a_hand=(), d_hand=()):
         S.jarl[p] = -1
     kinds, params = api.lineup_arrays(lineup(3, mix=False))
     S.gs[0] = 3
-    F.battle_game_nb(T, S, rs.dice.arrays, 0, 1, kinds, params)
+    F.battle_game_nb(T, S, rs.dice, 0, 1, kinds, params)
     return S
 
 
@@ -303,3 +303,17 @@ def test_results_do_not_depend_on_batching(rs):
         assert (getattr(a, f) == np.concatenate([getattr(b1, f), getattr(b2, f)])).all(), f
     S = api.play_game(rs, lineup(4), int(seeds[5]), log=False, check=False)
     assert (S.glory[:4] == a.glory[5]).all() and S.gs[G_TURNS] == a.turns[5] and S.gs[G_NP] == 4
+
+
+def test_archetypes_play_as_named(rs):
+    """Issue 12 item 4: the raider attacks most, the turtle least and banks the most Warriors per
+    won defence; no-reroll leaves its attacks without a winner most often."""
+    names = ["greedy", "raider", "turtle", "no-reroll"]
+    r = api.play_results(rs, [resolve(n) for n in names], np.arange(3000, dtype=np.uint64))
+    c = {n: r.cnt[:, i].sum(0) for i, n in enumerate(names)}
+    attacks = {n: c[n][ST.C_ATTACKS] for n in names[:3]}
+    assert max(attacks, key=attacks.get) == "raider" and min(attacks, key=attacks.get) == "turtle"
+    banked = {n: c[n][ST.C_SENT_DEFENCE] / c[n][ST.C_DEFENCE_WINS] for n in names}
+    assert max(banked, key=banked.get) == "turtle"
+    no_win = {n: c[n][ST.C_NO_WINNER] / c[n][ST.C_ATTACKS] for n in names}
+    assert max(no_win, key=no_win.get) == "no-reroll"

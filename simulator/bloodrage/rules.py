@@ -161,6 +161,8 @@ class Ruleset(CardLookup):
     def check_players(self, players: int) -> None:
         """Raise RulesError when an age deck is too small for the draft of ``players`` clans
         (DIGEST §1.5: deal cards per clan), e.g. after a patch removed cards."""
+        if not 2 <= players <= E.MAX_PLAYERS:
+            raise RulesError(f"players: {players}; allowed: 2..{E.MAX_PLAYERS} for Blood Rage")
         t = self.tables
         need = int(t.deal if t.opts[E.OPT_DRAFT] == 1 else t.keep) * players
         for age in (1, 2, 3):

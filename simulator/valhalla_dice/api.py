@@ -62,7 +62,10 @@ class Ruleset:
         self.T = self.tables_arr[0]
         lo, hi = content.rules["min_players"], content.rules["max_players"]
         self.players = (lo, hi)
-        self.dice = D.tables(9, content.dice["red"])  # the DP policy's pools: 6 dice + 3 grey
+        # the DP policy's dice tables for pools of up to 6, 7, 8 and 9 dice (6 dice + 3 grey); the red
+        # die's faces (the default die is the same for every colour, DIGEST §5.3)
+        self.dice = tuple(D.tables(n, content.dice["red"]).arrays for n in (6, 7, 8, 9))
+        self.dice_flat = sum(self.dice, ())
         self.card_names = [c.name for c in content.cards]
         self.god_names = [j.name for j in content.jarls]
         self.n_cards = len(self.card_names)
@@ -111,7 +114,7 @@ def play_game(rs: Ruleset, lineup, seed: int, log: bool = True, check: bool = Tr
     rs.check_players(len(lineup))
     kinds, params = lineup_arrays(lineup)
     S = new_state()
-    play_game_nb(rs.T, S, rs.dice.arrays, np.uint64(seed), kinds, params, log, check)
+    play_game_nb(rs.T, S, rs.dice, np.uint64(seed), kinds, params, log, check)
     return S
 
 
@@ -123,7 +126,7 @@ def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
     kinds, params = lineup_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     out = new_results(len(seeds), len(lineup))
-    play_batch_nb(rs.tables_arr, rs.dice.arrays, seeds, kinds, params, check, out)
+    play_batch_nb(rs.tables_arr, rs.dice_flat, seeds, kinds, params, check, out)
     return out
 
 

@@ -2,7 +2,8 @@
 scoring (rulebook 003; DIGEST §5.4–5.11). Decisions go through policy.py; dice through battle.py.
 
 Every kernel takes the tables record T (tables.VDTABLES_DTYPE) and the state S
-(state.VDSTATE_DTYPE); ``dt`` is dice.DiceTables.arrays for the DP arming policy.
+(state.VDSTATE_DTYPE); ``dts`` holds the DP arming policy's dice tables (DiceTables.arrays for pools
+of up to 6, 7, 8 and 9 dice).
 """
 import numpy as np
 from numba import njit
@@ -254,7 +255,7 @@ def choose_action_nb(T, S, p, kind, prm):
 
 
 @njit(cache=True)
-def turn_nb(T, S, dt, p, kinds, params):
+def turn_nb(T, S, dts, p, kinds, params):
     """One turn: Phase A (one action), Phase B (draw 2, keep 1; a Jarl's draw_keep)."""
     kind, prm = kinds[p], params[p]
     S.gs[G_ACTIVE] = p
@@ -273,7 +274,7 @@ def turn_nb(T, S, dt, p, kinds, params):
         add_to_team_nb(T, S, p, cj, kind, prm)
     elif a == A_ATTACK:
         log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
-        battle_game_nb(T, S, dt, p, q, kinds, params)
+        battle_game_nb(T, S, dts, p, q, kinds, params)
     else:
         log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
         draw_keep_nb(T, S, p, T.draw, T.keep, kind, prm)

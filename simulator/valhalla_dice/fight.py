@@ -168,7 +168,7 @@ def phase_cfg_nb(T, S, p, role, eff, held, prm, dice):
     cfg = np.zeros(B.N_CFG, np.int64)
     cfg[B.B_REROLLS] = 9
     cfg[B.B_FREE] = eff[EF_FREE] + 2 * held[T_PUSH]
-    cfg[B.B_NEW] = min(held[T_NEW], S.gs[G_GREY])
+    cfg[B.B_NEW] = max(0, min(held[T_NEW], S.gs[G_GREY], 9 - dice))  # the DP's tables hold 9 dice
     cfg[B.B_XWILD] = eff[EF_XWILD] + (6 if held[T_EXCHANGE] > 0 and T.opts[O_WEAPONS_EXCHANGE] == 0 else 0)
     cfg[B.C_POLICY] = int(prm[VD_ARM])
     cfg[B.C_DICE] = dice
@@ -177,10 +177,10 @@ def phase_cfg_nb(T, S, p, role, eff, held, prm, dice):
 
 
 @njit(cache=True)
-def settle_tactics_nb(T, S, p, eff, cfg, cfg0, st, pool, side, mask):
+def settle_tactics_nb(T, S, p, eff, cfg, cfg0, x_needed):
     """Discard the Tactics the phase used: Push back cards for free rerolls beyond the Jarl's (2 a
     card), New weapons cards (each keeps a grey die out of the pool until clean-up), Weapons
-    exchange when the X dice it turned were needed."""
+    exchange when the X dice it turned were needed (``x_needed``: see exchange_needed_nb)."""
     used_free = cfg0[B.B_FREE] - cfg[B.B_FREE] - eff[EF_FREE]
     while used_free > 0:
         play_tactic_nb(T, S, p, T_PUSH, -2)
@@ -188,10 +188,17 @@ def settle_tactics_nb(T, S, p, eff, cfg, cfg0, st, pool, side, mask):
     for _ in range(cfg0[B.B_NEW] - cfg[B.B_NEW]):
         play_tactic_nb(T, S, p, T_NEW, -2)
         S.gs[G_GREY] -= 1
-    if cfg0[B.B_XWILD] > eff[EF_XWILD]:
-        without, _ = B.arm_nb(pool, side[0], side[1], side[2], eff[EF_XWILD])
-        if without < st:
-            play_tactic_nb(T, S, p, T_EXCHANGE, -2)
+    if x_needed:
+        play_tactic_nb(T, S, p, T_EXCHANGE, -2)
+
+
+@njit(cache=True)
+def exchange_needed_nb(eff, cfg0, st, pool, side):
+    """Whether the phase's strength st needed Weapons exchange's wild X dice (beyond a Jarl's)."""
+    if cfg0[B.B_XWILD] <= eff[EF_XWILD]:
+        return False
+    without, _ = B.arm_nb(pool, side[0], side[1], side[2], eff[EF_XWILD])
+    return without < st
 
 
 @njit(cache=True)
@@ -258,7 +265,13 @@ def send_nb(T, S, p, mask, n_max, min_glory, source):
 
 
 @njit(cache=True)
-def battle_game_nb(T, S, dt, a, d, kinds, params):
+def dice_tables_nb(dts, cfg):
+    """The smallest of the DP's dice tables (dts: nmax 6, 7, 8, 9) holding the phase's pools."""
+    return dts[min(max(cfg[B.C_DICE] + cfg[B.B_NEW], 6), 9) - 6]
+
+
+@njit(cache=True)
+def battle_game_nb(T, S, dts, a, d, kinds, params):
     """Seat a attacks seat d (action A3). DIGEST §5.6: attacker's phase, then the defender's (one
     die fewer after an attacking Ice Giant; fewer with a Jarl's opp_die), compare (tie: attacker,
     or a defender_ties Jarl), then the shield and the Valhalla sends; played Tactics discarded."""
@@ -283,8 +296,8 @@ def battle_game_nb(T, S, dt, a, d, kinds, params):
     cfg0 = cfg.copy()
     pool = np.zeros(NF, np.int8)
     left = np.zeros(NF, np.int8)
-    sa, ma, _ = B.phase_nb(dt, S.rs, T.cum[0], side_a, cfg, cfg[B.C_DICE], 0, pool)
-    settle_tactics_nb(T, S, a, ea, cfg, cfg0, sa, pool, side_a, ma)
+    sa, ma, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[0], side_a, cfg, cfg[B.C_DICE], 0, pool)
+    settle_tactics_nb(T, S, a, ea, cfg, cfg0, exchange_needed_nb(ea, cfg0, sa, pool, side_a))
     outcome = B.NO_WINNER
     sd, md = 0, 0
     S.cnt[a, C_ATTACKS] += 1
@@ -307,8 +320,8 @@ def battle_game_nb(T, S, dt, a, d, kinds, params):
         cfg0 = cfg.copy()
         bonus_max = ed[EF_STR] + strength_held_nb(T, S, d)
         target = max(1, sa + 1 - cfg[B.C_TIES] - bonus_max)
-        sd, md, _ = B.phase_nb(dt, S.rs, T.cum[1], side_d, cfg, cfg[B.C_DICE], target, pool)
-        settle_tactics_nb(T, S, d, ed, cfg, cfg0, sd, pool, side_d, md)
+        sd, md, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[1], side_d, cfg, cfg[B.C_DICE], target, pool)
+        settle_tactics_nb(T, S, d, ed, cfg, cfg0, exchange_needed_nb(ed, cfg0, sd, pool, side_d))
         if md == 0:
             outcome = B.ATTACKER_WINS  # no Warrior activated: the defender loses (003 l.116)
         else:
@@ -351,7 +364,7 @@ def battle_game_nb(T, S, dt, a, d, kinds, params):
 
 
 @njit(cache=True)
-def ragnarok_nb(T, S, dt, p, kinds, params):
+def ragnarok_nb(T, S, dts, p, kinds, params):
     """003 l.138-142 / DIGEST §5.10: p rolls 6 dice as an attacker with no opponent, arms for
     Glory; the activated Warriors go to Valhalla, the rest of the team and the hand are discarded."""
     e = np.zeros(N_EFF, np.int64)
@@ -364,8 +377,8 @@ def ragnarok_nb(T, S, dt, p, kinds, params):
         cfg = phase_cfg_nb(T, S, p, ROLE_ATTACK, e, held, params[p], T.dice_att + extra)
         cfg0 = cfg.copy()
         pool = np.zeros(NF, np.int8)
-        g, m, _ = B.phase_nb(dt, S.rs, T.cum[0], side, cfg, cfg[B.C_DICE], 0, pool)
-        settle_tactics_nb(T, S, p, e, cfg, cfg0, g, pool, side, m)
+        g, m, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[0], side, cfg, cfg[B.C_DICE], 0, pool)
+        settle_tactics_nb(T, S, p, e, cfg, cfg0, exchange_needed_nb(e, cfg0, g, pool, side))
         S.gs[G_GREY] = T.grey
         log_nb(S, EV_RAGNAROK, p, g, m, 0, 0, 0)
         send_nb(T, S, p, m, TEAM, -99, C_GLORY_RAGNAROK)

@@ -127,7 +127,7 @@ def _beats_nb(S, q, p):
 
 
 @njit(cache=True)
-def play_game_nb(T, S, dt, seed, kinds, params, log_on, check_on):
+def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     """One game (003 "Gameplay", "End of the Game", "Ragnarök"): setup, turns clockwise from the
     starting player until an end trigger, the trigger turn's end, one final turn each (the
     trigger player last), Ragnarök, scoring."""
@@ -136,7 +136,7 @@ def play_game_nb(T, S, dt, seed, kinds, params, log_on, check_on):
     p = start = setup_nb(T, S, kinds, params)
     check_nb(T, S)
     while True:
-        turn_nb(T, S, dt, p, kinds, params)
+        turn_nb(T, S, dts, p, kinds, params)
         S.gs[G_TURNS] += 1
         check_nb(T, S)
         if S.gs[G_END] != 0 and S.gs[G_FINAL_LEFT] < 0:
@@ -153,7 +153,7 @@ def play_game_nb(T, S, dt, seed, kinds, params, log_on, check_on):
     if T.opts[O_RAGNAROK_ORDER] == 1:
         first = start
     for i in range(P):
-        ragnarok_nb(T, S, dt, (first + i) % P, kinds, params)
+        ragnarok_nb(T, S, dts, (first + i) % P, kinds, params)
     check_nb(T, S)
     score_nb(T, S)
     if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
@@ -164,12 +164,13 @@ CHUNK = 8
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, dt, seeds, kinds, params, check, c, out):
+def play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out):
     T = Tarr[0]
+    dts = (flat[0:11], flat[11:22], flat[22:33], flat[33:44])  # prange takes no nested tuple
     buf = np.empty(1, VDSTATE_DTYPE)
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]
-        play_game_nb(T, S, dt, seeds[g], kinds, params, False, check)
+        play_game_nb(T, S, dts, seeds[g], kinds, params, False, check)
         P = kinds.shape[0]
         for p in range(P):
             out.glory[g, p] = S.glory[p]
@@ -184,7 +185,8 @@ def play_chunk_nb(Tarr, dt, seeds, kinds, params, check, c, out):
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, dt, seeds, kinds, params, check, out):
-    """len(seeds) games over numba threads (Tarr: the 1-element tables array); out: api.Results."""
+def play_batch_nb(Tarr, flat, seeds, kinds, params, check, out):
+    """len(seeds) games over numba threads (Tarr: the 1-element tables array; flat: the four dice
+    tables' arrays in one tuple, api.Ruleset.dice_flat); out: api.Results."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, dt, seeds, kinds, params, check, c, out)
+        play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out)
