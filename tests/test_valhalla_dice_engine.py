@@ -146,7 +146,7 @@ def battle(rs, T, att, dfn, a_hand=(), d_hand=()):
         S.jarl[p] = -1
     kinds, params = api.lineup_arrays(lineup(3, mix=False))
     S.gs[0] = 3
-    F.battle_game_nb(T, S, rs.dice, 0, 1, kinds, params)
+    F.battle_game_nb(T, S, rs.dice_for(params), 0, 1, kinds, params)
     return S
 
 

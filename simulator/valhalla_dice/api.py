@@ -12,6 +12,8 @@ from ..core import enums as E
 from ..core.batch import BatchOut, game_plan, new_batch_out, rotated
 from ..core.loading import RulesError
 from . import dice as D
+from .battle import ARM_DP
+from .policy import VD_ARM
 from .rules import DICE_DIR, Content, load_content
 from .state import (
     C_GLORY_ATTACK,
@@ -62,10 +64,7 @@ class Ruleset:
         self.T = self.tables_arr[0]
         lo, hi = content.rules["min_players"], content.rules["max_players"]
         self.players = (lo, hi)
-        # the DP policy's dice tables for pools of up to 6, 7, 8 and 9 dice (6 dice + 3 grey); the red
-        # die's faces (the default die is the same for every colour, DIGEST §5.3)
-        self.dice = tuple(D.tables(n, content.dice["red"]).arrays for n in (6, 7, 8, 9))
-        self.dice_flat = sum(self.dice, ())
+        self._dice = None
         self.card_names = [c.name for c in content.cards]
         self.god_names = [j.name for j in content.jarls]
         self.n_cards = len(self.card_names)
@@ -74,6 +73,16 @@ class Ruleset:
                                       card_god=np.full(n, -1, np.int8), card_age=np.ones(n, np.int8))
         cards = (Path(data_dir) if data_dir is not None else DICE_DIR) / "cards.csv"
         self.card_file_sha256 = hashlib.sha256(cards.read_bytes()).hexdigest()
+
+    def dice_for(self, params) -> tuple:
+        """The arming DP's dice tables (DiceTables.arrays for pools of up to 6, 7, 8 and 9 dice: 6
+        dice + 3 grey; the red die's faces, the same for every colour by default, DIGEST §5.3), built
+        on first use (~1 s); when no seat arms by the DP, one-die stand-ins the kernels never read."""
+        if not (np.asarray(params)[:, VD_ARM] == ARM_DP).any():
+            return (D.tables(1).arrays,) * 4
+        if self._dice is None:
+            self._dice = tuple(D.tables(n, self.content.dice["red"]).arrays for n in (6, 7, 8, 9))
+        return self._dice
 
     def check_players(self, P: int) -> None:
         lo, hi = self.players
@@ -114,7 +123,7 @@ def play_game(rs: Ruleset, lineup, seed: int, log: bool = True, check: bool = Tr
     rs.check_players(len(lineup))
     kinds, params = lineup_arrays(lineup)
     S = new_state()
-    play_game_nb(rs.T, S, rs.dice, np.uint64(seed), kinds, params, log, check)
+    play_game_nb(rs.T, S, rs.dice_for(params), np.uint64(seed), kinds, params, log, check)
     return S
 
 
@@ -126,7 +135,7 @@ def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
     kinds, params = lineup_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     out = new_results(len(seeds), len(lineup))
-    play_batch_nb(rs.tables_arr, rs.dice_flat, seeds, kinds, params, check, out)
+    play_batch_nb(rs.tables_arr, sum(rs.dice_for(params), ()), seeds, kinds, params, check, out)
     return out
 
 

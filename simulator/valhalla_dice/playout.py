@@ -187,6 +187,6 @@ def play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out):
 @njit(cache=True, parallel=True)
 def play_batch_nb(Tarr, flat, seeds, kinds, params, check, out):
     """len(seeds) games over numba threads (Tarr: the 1-element tables array; flat: the four dice
-    tables' arrays in one tuple, api.Ruleset.dice_flat); out: api.Results."""
+    tables' arrays in one tuple, from api.Ruleset.dice_for); out: api.Results."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
         play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out)

@@ -106,6 +106,7 @@ def build_tables(c: Content) -> np.ndarray:
     t["tactic"][:] = -1
     t["clan"][:] = -1
     deck = []
+    p_armed: dict[str, float] = {}
     for i, card in enumerate(rows):
         t["kind"][i] = KIND_WARRIOR if card.kind == "warrior" else KIND_TACTIC
         deck += [i] * card.copies
@@ -115,7 +116,9 @@ def build_tables(c: Content) -> np.ndarray:
             t["any_need"][i] = card.any_need
             t["symbols"][i] = card.symbols
             t["strength"][i], t["glory"][i] = card.strength, card.glory
-            t["p_armed"][i] = D.solve(D.Team([(card.weapons, card.strength)]), 6, objective="armed")
+            if card.weapons not in p_armed:  # cards of one requirement share it (many do)
+                p_armed[card.weapons] = D.solve(D.Team([(card.weapons, 1)]), 6, objective="armed")
+            t["p_armed"][i] = p_armed[card.weapons]
             if card.power:
                 name, args = card.power[0]
                 t["power"][i] = _code(POWERS, name, card.name)
