@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import rand_float_nb
-from .dice import FACE_X, NF, best_strength_nb, keeper_value_nb, solve_nb
+from .dice import NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
 
 ARM_GREEDY = 0
 ARM_DP = 1
@@ -84,18 +84,8 @@ def arm_nb(pool, need, any_need, strength, x_wild):
                     tot[w] += need[t, w]
                 a += any_need[t]
                 st += strength[t]
-        if st > best:
-            deficit = 0
-            spare = 0
-            for w in range(5):
-                d = tot[w] - pool[w]
-                if d > 0:
-                    deficit += d
-                else:
-                    spare -= d
-            wild = min(x_wild, pool[FACE_X])
-            if deficit <= wild and a <= spare + wild - deficit:
-                best, best_mask = st, mask
+        if st > best and armable_nb(pool, tot, a, x_wild):
+            best, best_mask = st, mask
     return best, best_mask
 
 

@@ -42,26 +42,25 @@ def discard_nb(S, c):
 
 
 @njit(cache=True)
-def hand_take_nb(S, p, i):
-    """Remove and return p's hand card at index i (order kept)."""
-    c = S.hand[p, i]
-    n = S.hand_n[p]
+def row_take_nb(rows, counts, p, i):
+    """Remove and return rows[p, i] of a seat's pile (hand or team; order of the rest kept)."""
+    c = rows[p, i]
+    n = counts[p]
     for k in range(i, n - 1):
-        S.hand[p, k] = S.hand[p, k + 1]
-    S.hand[p, n - 1] = -1
-    S.hand_n[p] = n - 1
+        rows[p, k] = rows[p, k + 1]
+    rows[p, n - 1] = -1
+    counts[p] = n - 1
     return c
 
 
 @njit(cache=True)
+def hand_take_nb(S, p, i):
+    return row_take_nb(S.hand, S.hand_n, p, i)
+
+
+@njit(cache=True)
 def team_take_nb(S, p, i):
-    c = S.team[p, i]
-    n = S.team_n[p]
-    for k in range(i, n - 1):
-        S.team[p, k] = S.team[p, k + 1]
-    S.team[p, n - 1] = -1
-    S.team_n[p] = n - 1
-    return c
+    return row_take_nb(S.team, S.team_n, p, i)
 
 
 @njit(cache=True)
