@@ -62,7 +62,9 @@ def _checked(check):
 _SEED, _GAMES = _checked(session.check_seed), _checked(session.check_games)
 _BATCH, _PLAYERS = _checked(session.check_batch_size), _checked(session.check_players)
 
-Players = Annotated[int, typer.Option("--players", help="Clans per game, 2..5.", callback=_PLAYERS)]
+Players = Annotated[int, typer.Option("--players", callback=_PLAYERS,
+                                      help="Clans per game (Blood Rage 2..5, Blood Rage: Valhalla 3..5, "
+                                           "Valhalla dice game 2..6).")]
 PlayersOverride = Annotated[int | None, typer.Option("--players", help="Override the clans per game.",
                                                         callback=_PLAYERS)]
 Lineup = Annotated[str | None, typer.Option("--lineup", help="Comma-separated strategy per seat "
@@ -92,8 +94,8 @@ Options = Annotated[list[str] | None, typer.Option("--option", help="Rule option
 Modules = Annotated[list[str] | None, typer.Option("--module", help="Rule module (repeatable): gods-of-asgard.")]
 Ruleset = Annotated[str, typer.Option("--ruleset", help="Rule set directory under simulator/data/.")]
 RulesetOverride = Annotated[str | None, typer.Option("--ruleset", help="Override the rule set (blood-rage, "
-                                                        "valhalla).")]
-StrategiesRuleset = Annotated[str, typer.Option("--ruleset", help="blood-rage or valhalla (its own strategies).")]
+                                                        "valhalla, valhalla-dice).")]
+StrategiesRuleset = Annotated[str, typer.Option("--ruleset", help="blood-rage, valhalla or valhalla-dice (its own strategies).")]
 Threads = Annotated[int | None, typer.Option("--threads", help="Numba threads (default: numba's).")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the results already in OUT.")]
 ForceTables = Annotated[bool, typer.Option("--force", help="Replace the tables already in OUT.")]
@@ -835,7 +837,8 @@ def tune(
 def dice(
     teams: Annotated[list[str] | None, typer.Argument(
         help="Teams of Warriors, each 'weapons[:strength],...' (weapons: spear, sword, axe, bow, shield, any, "
-             "as in 'axe:3,spear+sword:5,axe*2+bow*2:10,any*3:7'). Default: one Warrior of each base-deck shape.",
+             "as in 'axe:3,spear+sword:5,axe*2+bow*2:10,any*3:7'; strength 1..50, 1 when left out) or card names. "
+             "Default: one Warrior of each base-deck shape.",
         show_default=False)] = None,
     dice_n: Annotated[str, typer.Option("--dice", help="Dice rolled, comma-separated (1..9).")] = "5,6,7",
     rerolls: Annotated[str, typer.Option("--rerolls", help="Most paid rerolls, comma-separated (0..9, or all).")] = "0,1,2,3,all",
@@ -862,8 +865,11 @@ def dice(
         tacs = AD.parse_tactics(tactic)
         if colour.strip().lower() not in COLOURS:
             raise ValueError(f"--colour {colour!r}; allowed: {', '.join(COLOURS)}")
-        if deck and teams:
-            raise ValueError("--deck takes no TEAMS (it solves every Warrior card alone)")
+        if deck and (teams or tactic or rerolls != "0,1,2,3,all"):
+            raise ValueError("--deck solves every Warrior card alone with every reroll and no Tactic: "
+                             "drop TEAMS, --rerolls and --tactic")
+        if out is not None and (not str(out).strip() or out.is_file()):
+            raise ValueError(f"--out {str(out)!r}: expected a directory (new or existing)")
         content = load_content(data)
         p = (load_dice(dice_file) if dice_file is not None else content.dice)[colour.strip().lower()]
         named = {t: t for t in teams} if teams else {f"{k} ({w})": w for k, w in AD.SHAPES.items()}

@@ -70,14 +70,15 @@ def deck_table(content, dice=(5, 6, 7), p=(1 / 6,) * D.NF) -> pd.DataFrame:
         r = {"card": c.name, "clan": c.clan, "shape": c.shape, "weapons": c.weapons, "symbols": c.symbols,
              "strength": c.strength, "glory": c.glory, "copies": c.copies, "power": _ops(c.power)}
         for n in dice:
-            r[f"p_armed_{n}"] = D.solve(team, n, objective="armed", p=p)
+            r[f"p_armed_{n}"] = min(1.0, D.solve(team, n, objective="armed", p=p))
             r[f"e_strength_{n}"] = D.solve(team, n, objective="strength", p=p)
         rows.append(r)
     df = pd.DataFrame(rows)
     ref = 6 if 6 in dice else sorted(dice)[len(dice) // 2]
     single = df.loc[df["shape"] == "single", f"e_strength_{ref}"]
-    base = single.mean() if len(single) else df[f"e_strength_{ref}"].mean()
-    df["value_ratio"] = df[f"e_strength_{ref}"] / base
+    base = single.mean() if len(single) else float("nan")
+    # no single-weapon card, or none that can arm with this die: no reference, no ratio
+    df["value_ratio"] = df[f"e_strength_{ref}"] / base if base > 0 else float("nan")
     return df
 
 

@@ -106,12 +106,14 @@ def deck_figure(df, path: Path) -> None:
         x = i + rng.uniform(-0.18, 0.18, len(g))
         ax.scatter(x, g["value_ratio"], s=14 + 6 * g["glory"], alpha=0.75)
         ax.hlines(means[shape], i - 0.3, i + 0.3, color="black", lw=1.5)
-        ax.text(i, g["value_ratio"].max() + 0.06, f"mean {means[shape]:.2f}", ha="center", fontsize=8)
+        if np.isfinite(means[shape]):
+            ax.text(i, g["value_ratio"].max() + 0.06, f"mean {means[shape]:.2f}", ha="center", fontsize=8)
     ax.set_xticks(range(len(shapes)), shapes)
     ax.set_ylabel("E[strength] alone / single-weapon mean")
     ax.set_title("Warrior cards alone (6 dice, every reroll, no Tactic); dot size = Glory,\n"
                  "bar = mean with copies counted; PROVISIONAL content", fontsize=9)
-    ax.set_ylim(0, df["value_ratio"].max() + 0.2)
+    top = df["value_ratio"].max()
+    ax.set_ylim(0, (top if np.isfinite(top) else 1.8) + 0.2)
     ax.legend(fontsize=8, loc="lower left")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()

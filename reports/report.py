@@ -489,9 +489,10 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     src_labels = _terms(st).get("glory_sources") if isinstance(_terms(st).get("glory_sources"), dict) else {}
     add("glory_sources.png", "Glory by source",
         plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png", src_labels))
-    if src_labels:  # the tables in the game's own words too
-        res["glory_sources"] = res["glory_sources"].assign(
-            source=res["glory_sources"]["source"].map(lambda x: src_labels.get(x, x)))
+    if src_labels:  # the tables in the game's own words too, without the sources the game has not
+        gs = res["glory_sources"]
+        res["glory_sources"] = gs[gs["source"].isin(list(src_labels))].assign(
+            source=lambda d: d["source"].map(src_labels))
     has_stats = _terms(st).get("clan_stats", True) is not False
     if not has_stats:  # a game without clan stat tracks (Valhalla, the dice game)
         res["stat_paths"] = {}

@@ -176,9 +176,53 @@ def test_volva_dice_cards_and_errors(tmp_path):
     r = volva("Bear Archer,Wolf Twin Bows", "--dice", "6", "--rerolls", "all", "--tactic", "none")
     assert r.exit_code == 0 and "Bear Archer,Wolf Twin Bows" in r.stdout, r.stderr
     r = volva("--deck", "axe")
-    assert r.exit_code == 2 and "--deck takes no TEAMS" in r.stderr
+    assert r.exit_code == 2 and "--deck solves every Warrior card alone" in r.stderr
     bad = tmp_path / "vd"
     shutil.copytree(DICE_DIR, bad)
     edit(bad / "jarls.csv", "Sigurd,true,2,true,both,", "Sigurd,true,9,true,both,")
     r = volva("--data", str(bad))
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Jarl Sigurd: field 'min_players'" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("old, new, needle", [
+    ("pre_discard = [40, 20, 10, 0, 0]", "pre_discard = [40, 121, 10, 0, 0]",
+     "field 'pre_discard[1]': 3 players need 146 cards"),
+    ("hand_discard = 2", "hand_discard = 9", "field 'hand_discard': 9; allowed: 0..hand_draw (7)"),
+])
+def test_setup_must_fit_the_deck(data, old, new, needle):
+    """003 l.55-68: the pre-discard, the table Warriors and the hands come out of the deck: content
+    that cannot deal them is refused on load (a game would otherwise run out of cards)."""
+    edit(data / "rules.toml", old, new)
+    with pytest.raises(RulesError, match=needle.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")
+                       .replace(")", r"\)")):
+        load_content(data)
+
+
+def test_options_without_a_kernel_are_refused():
+    from volva.simulator.valhalla_dice import api
+    with pytest.raises(RulesError, match="weapons_exchange: 'all_one' has no kernel yet; implemented: x_only"):
+        api.load(options={"weapons_exchange": "all_one"})
+    rs = api.load(options={"jarl_deal": "5"})
+    rs.check_players(5)
+    with pytest.raises(RulesError, match="6 players need 30 Jarls, 25 can be dealt"):
+        rs.check_players(6)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["axe:99999999999999999999"], "allowed: 1..50"),
+    (["spear*6+sword*6:3"], "12 weapon symbols; allowed: at most 9"),
+    (["--deck", "--rerolls", "0"], "drop TEAMS, --rerolls and --tactic"),
+    (["--deck", "--tactic", "push-back"], "drop TEAMS, --rerolls and --tactic"),
+])
+def test_volva_dice_more_bad_input(args, needle):
+    r = volva(*args)
+    assert r.exit_code == 2 and needle in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_deck_without_armable_singles_has_no_ratio(tmp_path):
+    """A die of X faces only: no single-weapon card arms, so no reference: ratios are NaN, no crash."""
+    f = tmp_path / "x.toml"
+    f.write_text("".join(f'[{c}]\nfaces = ["x", "x", "x", "x", "x", "x"]\n' for c in ("red", "black", "grey")))
+    r = volva("--deck", "--dice-file", str(f), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "o" / "deck.png").exists()

@@ -85,9 +85,17 @@ class Ruleset:
         return self._dice
 
     def check_players(self, P: int) -> None:
+        """Raises RulesError outside 2..6 players, or when the Jarl deal needs more Jarls than exist
+        for P players (003 l.48-50: '3+' Jarls out at 2 players)."""
         lo, hi = self.players
         if not lo <= P <= hi:
             raise RulesError(f"players: {P}; allowed: {lo}..{hi} for Valhalla (dice game)")
+        deal = self.content.rules["chosen"].get("jarl_deal", "3")
+        k = {"3": 3, "5": 5, "recommended": 1}.get(deal, 0)
+        pool = [j for j in self.content.jarls if j.min_players <= P and (deal != "recommended" or j.recommended)]
+        if k * P > len(pool):
+            raise RulesError(f"option jarl_deal={deal}: {P} players need {k * P} Jarls, {len(pool)} can be dealt "
+                             f"(jarls.csv); allowed at {P} players: fewer players or jarl_deal=3 / none")
 
     def card_ids(self, name: str) -> list[int]:
         """Rows of the card called ``name`` (case-insensitive). Raises ValueError naming close ones."""

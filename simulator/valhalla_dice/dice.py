@@ -34,6 +34,7 @@ WEAPONS = FACES[:5]
 NF = 6  #: die faces: five weapons and the X (the additional-die symbol, arms nobody; 003 l.103)
 FACE_X = 5
 MAX_TEAM = 8  #: Warriors per solve (a team holds 4, DIGEST §5.5; more for whole-card studies)
+MAX_STRENGTH = 50  #: a Warrior's strength (as cards.csv allows)
 
 
 class DiceTables:
@@ -302,9 +303,13 @@ class Team:
         parsed = [parse_weapons(w) for w, _ in warriors]
         self.need = np.array([n for n, _ in parsed], np.int8).reshape(-1, 5)
         self.any_need = np.array([a for _, a in parsed], np.int8)
-        self.strength = np.array([int(s) for _, s in warriors], np.int32)
-        if (self.strength < 1).any():
-            raise ValueError("strength must be ≥ 1 for every Warrior")
+        strengths = [int(s) for _, s in warriors]
+        if any(not 1 <= s <= MAX_STRENGTH for s in strengths):
+            raise ValueError(f"strength {max(strengths, key=lambda s: abs(s))}; allowed: 1..{MAX_STRENGTH} for every Warrior")
+        self.strength = np.array(strengths, np.int32)
+        symbols = self.need.sum(1) + self.any_need
+        if (symbols > 9).any():
+            raise ValueError(f"a Warrior with {int(symbols.max())} weapon symbols; allowed: at most 9 (the most dice rolled)")
         self.labels = labels or [f"{w} {s}" for w, s in warriors]
 
     @property

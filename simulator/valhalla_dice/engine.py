@@ -46,6 +46,8 @@ def setup_nb(T, S, kinds, params):
     deal_jarls_nb(T, S, kinds, params)
     start = rand_int_nb(S.rs, P)
     for _ in range(T.pre_discard[P]):
+        if S.gs[G_DECK_N] == 0:  # the loader refuses such content (rules.check_setup_fits); never loop on it
+            break
         c = S.deck[S.gs[G_DECK_N] - 1]
         S.gs[G_DECK_N] -= 1
         S.deck[S.gs[G_DECK_N]] = -1
@@ -125,6 +127,8 @@ def table_warriors_nb(T, S, start, kinds, params):
             back[nb] = c
             nb += 1
     for i in range(P):
+        if nt == 0:
+            break
         p = (start - 1 - i) % P
         k = pick_nb(S, T, kinds[p], params[p], table, nt, False)
         S.team[p, 0] = table[k]

@@ -365,5 +365,26 @@ def load_content(data_dir: Path | None = None, options: dict | None = None) -> C
     if opts.get("deck_check", "true") == "true" and n != rules["setup"]["deck"]:
         raise RulesError(f"{data_dir / 'cards.csv'}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
                          f"{rules['setup']['deck']} (or option deck_check=false)")
+    check_setup_fits(data_dir, rules, cards)
     rules = dict(rules, chosen=opts)
     return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"))
+
+
+def check_setup_fits(data_dir: Path, rules: dict, cards: tuple) -> None:
+    """The setup of every player count fits the deck (003 l.55-68): the pre-discard, P + 1 table
+    Warriors and P hands; hands keep something. Raises RulesError naming rules.toml's field."""
+    s = rules["setup"]
+    path = data_dir / "rules.toml"
+    if s["hand_discard"] > s["hand_draw"]:
+        field_error(path, "setup", "hand_discard", f"{s['hand_discard']}; allowed: 0..hand_draw ({s['hand_draw']})")
+    n = sum(c.copies for c in cards)
+    warriors = sum(c.copies for c in cards if c.kind == "warrior")
+    for P in range(rules["min_players"], rules["max_players"] + 1):
+        need = s["pre_discard"][P - 2] + (P + 1) + P * s["hand_draw"]
+        if need > n:
+            field_error(path, "setup", f"pre_discard[{P - 2}]",
+                        f"{P} players need {need} cards (pre-discard {s['pre_discard'][P - 2]}, {P + 1} table "
+                        f"Warriors, {P} hands of {s['hand_draw']}); the deck holds {n}")
+        if warriors - s["pre_discard"][P - 2] < P + 1:
+            raise RulesError(f"{data_dir / 'cards.csv'}: {warriors} Warriors; {P} players need at least "
+                             f"{P + 1 + s['pre_discard'][P - 2]} (the pre-discard, then {P + 1} table Warriors)")

@@ -154,12 +154,24 @@ def build_tables(c: Content) -> np.ndarray:
         cum[-1] = 1.0
         t["cum"][k] = cum
     ch = r["chosen"]
-    t["opts"][O_WEAPONS_EXCHANGE] = ch.get("weapons_exchange", "x_only") == "all_one"
-    t["opts"][O_RAGNAROK_ORDER] = ch.get("ragnarok_order", "continue") == "first_player"
-    t["opts"][O_JARL_DEAL] = {"3": 3, "5": 5, "recommended": 1, "none": 0}[ch.get("jarl_deal", "3")]
-    t["opts"][O_START_HAND] = {"7-2": 0, "5": 1, "draft": 0}[ch.get("start_hand", "7-2")]
-    t["opts"][O_TWO_ANY] = ch.get("two_any_reading", "printed") == "wild"
+    for slot, name, codes in OPTION_CODES:
+        v = ch.get(name, next(iter(codes)))
+        if v not in codes:
+            raise RulesError(f"rules.toml [options] {name}: {v!r} has no kernel yet; implemented: {', '.join(codes)}")
+        if slot is not None:
+            t["opts"][slot] = codes[v]
     return arr
+
+
+#: rule options the kernels read: (opts slot, name, {value: code}); the first value is the default
+OPTION_CODES = (
+    (O_WEAPONS_EXCHANGE, "weapons_exchange", {"x_only": 0}),  # all_one: not built (DIGEST §5.7)
+    (O_RAGNAROK_ORDER, "ragnarok_order", {"continue": 0, "first_player": 1}),
+    (O_JARL_DEAL, "jarl_deal", {"3": 3, "5": 5, "recommended": 1, "none": 0}),
+    (O_START_HAND, "start_hand", {"7-2": 0, "5": 1}),  # draft: not built
+    (O_TWO_ANY, "two_any_reading", {"printed": 0}),  # wild: not built (DIGEST §5.2)
+    (None, "clan_powers", {"digest": 0}),  # swap_wolf_deer: not built (valhalla-dice.md §2.1)
+)
 
 
 def _code(table: dict, name: str, where: str) -> int:
