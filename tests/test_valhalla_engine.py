@@ -277,7 +277,7 @@ def test_replay_reads_in_the_rulebook_words():
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["--players", "2"], "allowed for valhalla: 3..5"),
+    (["--players", "2"], "--players 2; allowed: 3..5 for Blood Rage: Valhalla"),
     (["--lineup", "thor-warlord,greedy,greedy,greedy"], "unknown strategy 'thor-warlord' for valhalla"),
     (["--sweep", "planets"], "--sweep 'planets'; allowed: gods, god-sets"),
     (["--option", "call_one=maybe"], "call_one"),
