@@ -579,7 +579,9 @@ def ablate(
                                                 f"game and seat, 95% CI clustered by seed block, "
                                                 f"{res.stats[0].games:,} games"
                                                 + (f", population {name}" if name else ""), ["group", "strategy"])])
-        typer.echo(f"{n_held:,} clans drafted {card} in the forced arm; table {where / 'ablate.csv'}, "
+        from volva.simulator.engines import get as engine_get
+        drafted = engine_get(rs_f).terms.get("drafted", "drafted")  # the game's word (dice game: started with)
+        typer.echo(f"{n_held:,} clans {drafted} {card} in the forced arm; table {where / 'ablate.csv'}, "
                    f"figure {where / 'ablate.png'}")
         if name is None:
             raise typer.Exit(res.code)

@@ -553,9 +553,18 @@ def game_shape(st: Stats) -> tuple[pd.DataFrame, pd.DataFrame] | None:
             out[f"{stat}_level"] = (by / nn).reindex(t.index).to_numpy()
     games = max(st.games, 1)
     tot = t.loc["(all)"]
+    terms = st.game.get("terms") if isinstance(st.game.get("terms"), dict) else {}
     per_game = {"games": st.games}
-    for label, (a, b) in PER_GAME_SHAPE.items():
+    for label, (a, b) in (terms.get("shape_per_game") or PER_GAME_SHAPE).items():
         per_game[label] = (tot[f"k_{a}"] - (tot[f"k_{b}"] if b else 0)) / games
+    # ratios of two counters (Valhalla dice: attacks won / attacks): per strategy and over all, with
+    # the Wilson interval of the events counted as independent
+    for label, (a, b) in (terms.get("shape_rates") or {}).items():
+        num, den = t[f"k_{a}"].to_numpy(float), t[f"k_{b}"].to_numpy(float)
+        out[label] = np.divide(num, den, out=np.full(len(num), np.nan), where=den > 0)
+        lo, hi = wilson(num, den)
+        out[f"{label} ci_low"], out[f"{label} ci_high"] = lo, hi
+        per_game[label] = out[label].iloc[-1]
     return out.reset_index(drop=True), pd.DataFrame([per_game])
 
 

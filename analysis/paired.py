@@ -423,11 +423,23 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
         if cs is not None and len(cs):
             out["card_value"] = card_value(cs, ca, cb, alpha)
         out["card_iwd"] = iwd_diff(ca, cb, alpha, cs)
-    out["drafted_gods"] = unpaired_diff(agg.by_drafted_gods(sa), agg.by_drafted_gods(sb),
-                                        ["strategy", "god_pair"], alpha)
+    da, db = agg.by_drafted_gods(sa), agg.by_drafted_gods(sb)
+    if (da["god_pair"].astype(str) != "(none)").any() or (db["god_pair"].astype(str) != "(none)").any():
+        out["drafted_gods"] = unpaired_diff(da, db, ["strategy", "god_pair"], alpha)  # a game whose cards have gods
     ga, gb = agg.by_gods(sa), agg.by_gods(sb)
     if ga is not None and gb is not None:
         out["gods"] = unpaired_diff(ga["pair_strategy"], gb["pair_strategy"], ["pair", "strategy"], alpha)
+    if len(sa["groups"]) and len(sb["groups"]):  # the engine's seat groups (a Valhalla dice Jarl ...)
+        from volva.analysis.groups import by_group
+        a, b = by_group(sa), by_group(sb)
+        parts = [unpaired_diff(a[d]["strategy"], b[d]["strategy"], ["strategy", "value"], alpha).assign(dimension=d)
+                 for d in a if d in b]
+        if parts:
+            g = pd.concat(parts, ignore_index=True)
+            out["groups"] = g[["dimension", *[c for c in g.columns if c != "dimension"]]]
+    terms = sa.game.get("terms") if isinstance(sa.game.get("terms"), dict) else {}
+    if terms.get("clan_stats", True) is False:  # a game without stat tracks
+        return out
     la = agg.rate_table(sa["levels"], ["strategy", "levels"])
     lb = agg.rate_table(sb["levels"], ["strategy", "levels"])
     out["stat_levels"] = unpaired_diff(la, lb, ["strategy", "levels"], alpha)
@@ -438,16 +450,21 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
 
 
 def holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> np.ndarray:
-    """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any); with
-    ``one_clan``, only the clan the draft rule binds (seat seed % P, core.draft_rules)."""
+    """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any), or holds it
+    as the value of one of the engine's seat groups (a Valhalla dice Jarl); with ``one_clan``, only
+    the clan the draft rule binds (seat seed % P, core.draft_rules)."""
+    from volva.analysis.records import GROUP_PREFIX
     from volva.analysis.suffstats import _row_index
     pk = fr_a.picks
-    m = (pk["card"].astype(str) == card).to_numpy().copy()
-    if ages:
-        m &= np.isin(pk["age"].to_numpy(), ages)
-    found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
     h = np.zeros(len(fr_a.clans), bool)
-    h[rows] = True
+    if len(pk):
+        m = (pk["card"].astype(str) == card).to_numpy().copy()
+        if ages:
+            m &= np.isin(pk["age"].to_numpy(), ages)
+        found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
+        h[rows] = True
+    for col in [c for c in fr_a.clans.columns if str(c).startswith(GROUP_PREFIX)]:
+        h |= (fr_a.clans[col].astype(str) == card).to_numpy()
     if one_clan:
         c = fr_a.clans
         h &= (c["seed"].to_numpy(np.uint64) % c["n_players"].to_numpy(np.uint64)) == c["seat"].to_numpy(np.uint64)

@@ -130,7 +130,8 @@ def gods_strings(gods: np.ndarray, god_names: list[str]) -> pd.Categorical:
 
 
 def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, ruleset_name: str,
-                strategies: list[str], god_names: list[str] | None = None) -> pd.DataFrame:
+                strategies: list[str], god_names: list[str] | None = None,
+                group_names: dict[str, list[str]] | None = None) -> pd.DataFrame:
     """One row per clan per game (G*P rows, game-major), columns ``CLANS_COLUMNS``.
 
     Args: batch of G games x P seats; game_ids int64[G]; seeds uint64[G];
@@ -139,7 +140,9 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
     the k clans ranked 1 in a game (0 otherwise); ``gods`` the two Gods of Ásgard in
     play, e.g. ``"odin+thor"`` (``""`` without the module; ``god_names`` from the rule set);
     the game-shape counters ``enums.SHAPE_NAMES`` (Action turns, pillages, battles, quests,
-    figures lost; -1 when the engine does not count them).
+    figures lost; -1 when the engine does not count them); with ``batch.groups`` (int16[G, P, K])
+    and ``group_names`` (K dimensions -> value names, the rule set's ``group_names``), one
+    categorical column ``GROUP_PREFIX + dimension`` each (kept in the sums, not in the row files).
     Raises ValueError if the array shapes disagree.
     """
     G, P = batch.rank.shape
@@ -176,7 +179,17 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
     shape = np.asarray(shape, np.int16).reshape(R, E.N_SHAPE)
     for i, s in enumerate(E.SHAPE_NAMES):
         df[s] = shape[:, i]
+    groups = getattr(batch, "groups", None)
+    if groups is not None and group_names:
+        g = np.asarray(groups).reshape(R, -1)
+        if g.shape[1] != len(group_names):
+            raise ValueError(f"shapes: batch has {g.shape[1]} groups, the rule set names {len(group_names)}")
+        for i, (dim, values) in enumerate(group_names.items()):
+            df[GROUP_PREFIX + dim] = _categorical(list(values), g[:, i].astype(np.intp))
     return df
+
+
+GROUP_PREFIX = "group: "  #: clans-frame columns of the engine's seat groups (BatchOut.groups)
 
 
 def picks_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:

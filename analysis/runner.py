@@ -49,7 +49,8 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
     for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate, rotation_period(names)):
         b = (engines.play_batch(rs, rotated(pols, r), seeds, game_ids=ids, period=period) if by_id
              else engines.play_batch(rs, rotated(pols, r), seeds))
-        cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names))
+        cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names,
+                                    getattr(rs, "group_names", None)))
         pp.append(R.picks_frame(b, ids, rs))
         up.append(R.plays_frame(b, ids, rs))
 

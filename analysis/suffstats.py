@@ -24,7 +24,12 @@ use            strategy, age (the card's), card, use       times n w g g2 c_nn .
 h2h            strategy, opponent                          pairs games w ahead2 c_G c_mm c_aa c_am c_ww c_wm
 convergence    strategy, games                             n w c_G c_TT c_WW c_WT
 shape          strategy                                    n k_<counter> k2_<counter>  (game shape)
+groups         strategy, dimension, value                  n w g g2 s_<src> c_*  (strategy '*': all)
 =============  ==========================================  ===========================================
+
+``groups`` sums the clans by each of the engine's seat groups (BatchOut.groups; Valhalla dice: the
+Jarl, the clan most sent to Valhalla, how the game ended), per strategy and over all strategies
+(strategy '*', whose block sums give the pooled rate its clustered interval); optional on load.
 
 ``shape`` sums the game-shape counters of the clans table (enums.SHAPE_NAMES: Action turns,
 pillages, battles, ties, quests, figures lost) and their squares, over the clans whose engine
@@ -63,7 +68,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from volva.analysis.records import CLANS_NEEDED, PICKS_NEEDED, RunDataError, read_parquet_columns
+from volva.analysis.records import CLANS_NEEDED, GROUP_PREFIX, PICKS_NEEDED, RunDataError, read_parquet_columns
 from volva.simulator.core import enums as E
 
 WIN_UNIT = 60  #: win_share x 60 is an integer for a tie of 1..5 winners
@@ -80,6 +85,7 @@ KEYS = {
     "h2h": ["strategy", "opponent"],
     "convergence": ["strategy", "games"],
     "shape": ["strategy"],
+    "groups": ["strategy", "dimension", "value"],
 }
 CLUSTER_SUMS = ["c_nn", "c_wn", "c_ww", "c_wW", "c_wT", "c_nW", "c_nT"]
 BLOCK_SUMS = ["c_G", "c_TT", "c_WW", "c_WT"]  #: per group: blocks, sums of T_b², W_b², W_b T_b
@@ -96,8 +102,9 @@ SUMS = {
     "h2h": ["pairs", "games", "w", "ahead2", "c_G", "c_mm", "c_aa", "c_am", "c_ww", "c_wm"],
     "convergence": ["n", "w", *BLOCK_SUMS],
     "shape": ["n", *[f"k_{s}" for s in E.SHAPE_NAMES], *[f"k2_{s}" for s in E.SHAPE_NAMES]],
+    "groups": ["n", "w", "g", "g2", *[f"s_{s}" for s in SOURCES], *BLOCK_SUMS],
 }
-OPTIONAL_TABLES = {"shape"}  #: tables a stats folder written before them may lack
+OPTIONAL_TABLES = {"shape", "groups"}  #: tables a stats folder written before them may lack
 INT_KEYS = {"n_players", "seat", "legendary", "age", "games"}
 USES_COLUMNS = ["game_id", "seat", "age", "card", "card_age", "use"]  #: plays.parquet (records.PLAYS_COLUMNS)
 PLAYED_USES = ("battle", "upgrade", "quest")  #: uses that count as 'played' (a 'played' row is kept too)
@@ -332,6 +339,20 @@ def _blocks_table(npl, seat, s_code, s_names, block, w) -> pd.DataFrame:
     return _sum(pd.concat(parts, ignore_index=True), "blocks")
 
 
+def _groups_table(clans: pd.DataFrame, dims: list[str], s_code, s_names, values: dict, block) -> pd.DataFrame:
+    """The 'groups' table: per (strategy, dimension, value) and per ('*', dimension, value)."""
+    names = np.append(s_names, ALL).astype(object)
+    every = np.full(len(s_code), len(s_names), np.int64)
+    parts = []
+    for col in dims:
+        dim = str(col)[len(GROUP_PREFIX):]
+        d_code = np.zeros(len(s_code), np.int64)
+        for s in (s_code, every):
+            parts.append(_grouped("groups", [(s, names), (d_code, np.array([dim], dtype=object)), _codes(clans[col])],
+                                  values, block))
+    return _sum(pd.concat(parts, ignore_index=True), "groups")
+
+
 class Stats:
     """Running sums of a run (see the module doc for the tables).
 
@@ -448,6 +469,9 @@ class Stats:
                 for i, name in enumerate(E.SHAPE_NAMES):
                     sv[f"k_{name}"], sv[f"k2_{name}"] = k[ok, i], k[ok, i] ** 2
                 t["shape"] = _grouped("shape", [(s_code[ok], s_names)], sv)
+        dims = [c for c in clans.columns if str(c).startswith(GROUP_PREFIX)]
+        if R and dims:
+            t["groups"] = _groups_table(clans, dims, s_code, s_names, gv, block)
         t["h2h"] = cls._h2h(clans, st, w, block)
         if points is not None:
             t["convergence"] = cls._convergence(clans, st, w, np.asarray(points, np.int64), block)

@@ -51,6 +51,15 @@ def shape_table(st):
         return None
     clan, game = res
     g = game.iloc[0]
+    terms = st.game.get("terms") if isinstance(st.game.get("terms"), dict) else {}
+    if isinstance(terms.get("shape"), dict):  # the game's own counters and words (simulator.engines terms)
+        per_game = [c for c in game.columns if c != "games"]
+        t = Table(title="How the bots played, per game: " + ", ".join(
+            f"{g[c]:.1%} {c}" if c in (terms.get("shape_rates") or {}) else f"{g[c]:.1f} {c}" for c in per_game)
+            + ". Per clan:", title_justify="left")
+        cols = [("strategy", "strategy", None), *[(v, k, ".2f") for k, v in terms["shape"].items()],
+                *[(r, r, ".1%") for r in terms.get("shape_rates") or {}]]
+        return _fill(t, clan, cols)
     t = Table(title=f"How the bots played, per game: {g.battles:.1f} battles ({g.battle_ties:.2f} tied), "
                     f"{g.pillages:.1f} pillages ({g.pillages_unopposed:.1f} unopposed), {g.quests_committed:.1f} "
                     f"quests committed ({g.quests_completed:.1f} completed), {g.figures_lost_to_ragnarok:.1f} "
@@ -60,11 +69,16 @@ def shape_table(st):
             ("quests", "quests", ".2f"), ("quests done", "quests_done", ".2f"), ("lost to Ragnarök", "lost_ragnarok", ".2f"),
             ("stat-bonus Glory", "bonus_share", ".0%"), ("Rage", "rage_level", ".1f"),
             ("Axes", "axes_level", ".1f"), ("Horns", "horns_level", ".1f")]
+    return _fill(t, clan, cols)
+
+
+def _fill(t, clan, cols):
+    """Table ``t`` with columns (label, clan column, format or None) of the rows of ``clan``."""
     cols = [c for c in cols if c[1] in clan.columns]
     for label, _, _ in cols:
         t.add_column(label, justify="left" if label == "strategy" else "right", no_wrap=True)
-    for r in clan.itertuples():
-        t.add_row(*[str(getattr(r, k)) if f is None else format(getattr(r, k), f) for _, k, f in cols])
+    for _, r in clan.iterrows():
+        t.add_row(*[str(r[k]) if f is None else format(r[k], f) for _, k, f in cols])
     return t
 
 
@@ -225,15 +239,17 @@ def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
                       f"{r.iwd_a:+.4f}", f"{r.iwd_b:+.4f}", f"{r.d_iwd:+.4f}", f"{r.ci_low:+.4f}…{r.ci_high:+.4f}",
                       f"{r.p_adj:.2g}", "*" if r.significant else "")
         tables.append(t)
-    for k, label in (("drafted_gods", "win rate by drafted god pair"),
-                     ("gods", "win rate by Gods of Ásgard pair"), ("stat_levels", "win rate by final stat levels")):
+    for k, label in (("drafted_gods", "win rate by drafted god pair"), ("gods", "win rate by Gods of Ásgard pair"),
+                     ("groups", "win rate by " + ", ".join(pd.unique(tabs["groups"]["dimension"])) if "groups" in tabs
+                      and len(tabs["groups"]) else ""), ("stat_levels", "win rate by final stat levels")):
         if k not in tabs or not len(tabs[k]):
             continue
         df = tabs[k].dropna(subset=["d_win"])
         if "small" in df:
             df = df[~df["small"].astype(bool)]  # shown in the CSV, not tested
         df = df.sort_values("p_value").head(top)
-        keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels")]
+        keys = [c for c in df.columns if c in ("strategy", "age", "card", "god_pair", "pair", "levels", "dimension",
+                                               "value")]
         t = Table(title=f"Largest moves: {label} (two-proportion z, Newcombe 95% CI, Benjamini–Hochberg over "
                         f"{int(tabs[k]['tested'].sum()):,} tested rows; flagged = p_adj < 0.05; small rows only in "
                         "the CSV)",

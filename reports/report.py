@@ -28,6 +28,8 @@ import pandas as pd
 
 from volva.analysis import aggregate as agg
 from volva.analysis.aggregate import RunDataError
+from volva.reports import groups as groups_section
+from volva.simulator.core import enums as E
 
 DPI = 110
 SIG_UP, SIG_DOWN, NS = "#1a9850", "#d73027", "#7f7f7f"
@@ -244,16 +246,18 @@ def plot_head_to_head(mat: pd.DataFrame, path: Path | None = None):
     return _save(fig, path)
 
 
-def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: Path | None = None):
-    """Forest plot of win rate when drafted +- CI per (card, age), sorted; significant cards coloured."""
+def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: Path | None = None,
+                     drafted: str = "drafted"):
+    """Forest plot of win rate when drafted +- CI per (card, age), sorted; significant cards coloured
+    (``drafted``: the game's word for how a clan comes to hold a card, engine terms)."""
     t = table.sort_values("win_rate_drafted").reset_index(drop=True)
     fig = _figure(9, 1.8 + 0.2 * len(t))
     ax = fig.add_subplot()
     y = np.arange(len(t))
     r = t["win_rate_drafted"].to_numpy()
     color = np.where(~t["significant"], NS, np.where(t["iwd"] > 0, SIG_UP, SIG_DOWN))
-    for c, lab in ((SIG_UP, "better than not drafting (BH q<0.05)"),
-                   (SIG_DOWN, "worse than not drafting (BH q<0.05)"), (NS, "not significant")):
+    for c, lab in ((SIG_UP, f"better than not: {drafted} (BH q<0.05)"),
+                   (SIG_DOWN, f"worse than not: {drafted} (BH q<0.05)"), (NS, "not significant")):
         m = color == c
         if m.any():
             ax.errorbar(r[m], y[m], xerr=_err(r[m], t["ci_low"][m], t["ci_high"][m]), fmt="o", ms=4,
@@ -265,9 +269,9 @@ def plot_card_forest(table: pd.DataFrame, strategy: str, overall: float, path: P
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_ylim(-1, len(t))
     _pct(ax)
-    ax.set_xlabel("win rate of clans that drafted the card (95% Wilson CI)")
-    ax.set_ylabel("card (draft age)" + ("; * = fewer than 100 clans" if t["small"].any() else ""))
-    ax.set_title(f"Cards: win rate when drafted ({strategy} clans)")
+    ax.set_xlabel(f"win rate of clans that {drafted} the card (95% Wilson CI)")
+    ax.set_ylabel("card (age)" + ("; * = fewer than 100 clans" if t["small"].any() else ""))
+    ax.set_title(f"Cards: win rate when {drafted} ({strategy} clans)")
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
@@ -401,7 +405,7 @@ dt{font-weight:bold}dd{margin:0}"""
 
 #: the report's wording where a run's statistics do not name the game's own terms (runs from before issue 11)
 _GENERIC_TERMS = {"board_count_at": "Ragnarök", "stat_raises": "rewards, quests and card texts raise stats",
-                  "kept": "kept for the next age"}
+                  "kept": "kept for the next age", "drafted": "drafted"}
 
 
 def _terms(st) -> dict:
@@ -507,9 +511,9 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     if cards_tab is not None and len(cards_tab):
         fc = cards_tab[cards_tab["strategy"] == focal]
         add("card_forest.png", "Cards",
-            plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png"),
-            f"Each row: {focal} clans that drafted the card in that age (95% Wilson CI of their win rate). "
-            "Colour = z-test of drafted vs not drafted (same age, same strategy) with a standard error "
+            plot_card_forest(fc, focal, focal_rate, out_dir / "card_forest.png", _term(st, "drafted")),
+            f"Each row: {focal} clans that {_term(st, 'drafted')} the card in that age (95% Wilson CI of their "
+            f"win rate). Colour = z-test of {_term(st, 'drafted')} vs not (same age, same strategy) with a standard error "
             "clustered by seed block, Benjamini–Hochberg adjusted over the tested card×age×strategy rows of "
             "cards.csv. Drafting is a choice, so this measures association, not causation: "
             "`volva ablate CARD` measures the card's effect.")
@@ -533,7 +537,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     else:
         gods_note = "No Gods of Ásgard heatmap: this run did not use the Gods of Ásgard module."
     dg = res["drafted_gods"]
-    if len(dg) and (dg["god_pair"].astype(str) != "(none)").any():  # a game whose cards have gods
+    if _has_god_pairs(dg):
         dfocal = dg[dg["strategy"] == focal]
         pooled = agg.rate_table(st["drafted_gods"], ["god_pair"])
         add("drafted_gods.png", "Drafted god pairs",
@@ -542,10 +546,12 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
                              focal, focal_rate, out_dir / "drafted_gods.png", what="drafted god pair"),
             "A clan's drafted god pair: the two gods with most cards among its draft picks over the game "
             "(ties by god order; the diagonal is a clan that drafted one god's cards only; rulings R39).")
+    group_figs, res["groups"], group_csv = groups_section.build(st, out_dir, src_labels)
+    figs.extend(group_figs)
     add("convergence.png", "Convergence",
         plot_convergence(res["convergence"], out_dir / "convergence.png"))
 
-    written = [out_dir / f[0] for f in figs]
+    written = [out_dir / f[0] for f in figs] + group_csv
     pdf_path = out_dir / "report.pdf"
     with PdfPages(pdf_path) as pdf:
         for _, _, fig, _ in figs:
@@ -553,11 +559,18 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         info = pdf.infodict()
         info["Title"] = f"Volva balance report: {run_dir.name}"
     written.append(pdf_path)
+    if not _has_god_pairs(res["drafted_gods"]):
+        res["drafted_gods"] = None
     res["card_summary_all"] = with_card_info(agg.card_summary(st), st.cards) if len(st["draft"]) else None
     for k, v in (res.get("valhalla_gods") or {}).items():
         res[f"vg_{k}"] = v
     if res.get("game_shape") is not None:
         res["shape_clan"], res["shape_game"] = res["game_shape"]
+        names = _terms(st).get("shape") if isinstance(_terms(st).get("shape"), dict) else {}
+        if names:  # the CSV in the game's words, without the counters it does not fill
+            drop = [c for c in E.SHAPE_NAMES if c not in names] + [f"se_{c}" for c in E.SHAPE_NAMES if c not in names]
+            res["shape_clan"] = res["shape_clan"].drop(columns=drop + ["bonus_share"], errors="ignore").rename(
+                columns={**names, **{f"se_{k}": f"se {v}" for k, v in names.items()}})
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),
                       ("seat.csv", "seat_strategy"), ("seat_pooled.csv", "seat"), ("head_to_head.csv", "h2h_long"),
                       ("drafted_gods.csv", "drafted_gods"), ("glory_sources.csv", "glory_sources"),
@@ -575,20 +588,34 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
     return written
 
 
-def _shape_html(res: dict) -> list[str]:
-    """The 'How the bots played' section (analysis.aggregate.game_shape), empty when not counted."""
+def _has_god_pairs(dg: pd.DataFrame | None) -> bool:
+    """True for a game whose cards have gods (a clan's drafted god pair means something)."""
+    return dg is not None and len(dg) > 0 and bool((dg["god_pair"].astype(str) != "(none)").any())
+
+
+def _shape_html(res: dict, terms: dict) -> list[str]:
+    """The 'How the bots played' section (analysis.aggregate.game_shape), empty when not counted; a
+    game's ``terms['shape']`` names the counters it fills in its own words (the others are left out)."""
     if res.get("game_shape") is None:
         return []
     clan, game = res["game_shape"]
     show = clan[[c for c in clan.columns if not c.startswith("se_")]]
+    note = ("Per game (all clans together): battles are pillages that met an enemy, ties the battles that ended "
+            "in a tie (every clan loses). Per clan: means per game; bonus_share is the share of Glory from the "
+            "end-of-game stat bonuses; *_level the mean final track level.")
+    names = terms.get("shape") if isinstance(terms.get("shape"), dict) else None
+    if names:
+        rates = list(terms.get("shape_rates") or {})
+        keep = ["strategy", "clans", *names, *[c for c in show.columns if any(c.startswith(r) for r in rates)]]
+        show = show[[c for c in keep if c in show.columns]].rename(columns=names)
+        note = str(terms.get("shape_note", "Per clan: means per game."))
+    rates = tuple(c for c in show.columns if any(c.startswith(r) for r in terms.get("shape_rates") or {}))
     return ["<h2>How the bots played</h2>",
-            "<p class='note'>Per game (all clans together): battles are pillages that met an enemy, ties "
-            "the battles that ended in a tie (every clan loses). Per clan: means per game; bonus_share is "
-            "the share of Glory from the end-of-game stat bonuses; *_level the mean final track level. "
-            "Compare with real play to judge the bots (game_shape.csv has standard errors).</p>",
-            _fmt_table(game, (), {c: ".2f" for c in game.columns if c != "games"}),
-            _fmt_table(show, ("bonus_share",), {c: ".2f" for c in show.columns if c not in ("strategy", "clans",
-                                                                                           "bonus_share")})]
+            f"<p class='note'>{html.escape(note)} Compare with real play to judge the bots (game_shape.csv has "
+            "standard errors).</p>",
+            _fmt_table(game, rates, {c: ".2f" for c in game.columns if c not in ("games", *rates)}),
+            _fmt_table(show, ("bonus_share", *rates),
+                       {c: ".2f" for c in show.columns if c not in ("strategy", "clans", "bonus_share", *rates)})]
 
 
 def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: str, st) -> str:
@@ -660,7 +687,8 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
               _fmt_table(res["seat_strategy"].assign(seat=res["seat_strategy"]["seat"] + 1), _RATE_PCT, _RATE_FL),
               "<h2>Glory by source</h2>", fig_block("glory_sources.png"),
               _fmt_table(res["glory_sources"], (), {"mean": ".2f", "ci_low": ".2f", "ci_high": ".2f"}),
-              *_shape_html(res),
+              *_shape_html(res, _terms(st)),
+              *groups_section.html_section(res.get("groups") or {}, fig_block, _fmt_table, _RATE_PCT, _RATE_FL),
               *(["<h2>Stat paths</h2>", fig_block("stat_paths.png")] if res["stat_paths"] else [])]
     for s, tabs in res["stat_paths"].items():
         parts += [f"<h3>{e(s)}: final levels (top 15 by n)</h3>", _fmt_table(tabs["levels"], _RATE_PCT, _RATE_FL),
@@ -704,12 +732,12 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
                   "<h3>Per ordered combination (age 1 > age 2 > age 3) and strategy</h3>",
                   _fmt_table(vg["combo_strategy"], _RATE_PCT, _RATE_FL)]
     elif res["gods"] is None:
-        parts.append("<h2>Gods of Ásgard</h2>")
-        parts.append(f"<p class='note'>{e(gods_note)}</p>")
+        if not res.get("groups"):  # a game with groups of its own (Jarls) has no Gods of Ásgard to miss
+            parts += ["<h2>Gods of Ásgard</h2>", f"<p class='note'>{e(gods_note)}</p>"]
     else:
         parts += ["<h2>Gods of Ásgard</h2>", fig_block("god_heatmap.png"), "<h3>Per pair and strategy</h3>",
                   _fmt_table(res["gods"]["pair_strategy"], _RATE_PCT, _RATE_FL)]
-    if len(res["drafted_gods"]):
+    if _has_god_pairs(res["drafted_gods"]):
         parts += ["<h2>Drafted god pairs</h2>", fig_block("drafted_gods.png"),
                   _fmt_table(res["drafted_gods"], _RATE_PCT, _RATE_FL)]
     parts += ["<h2>Convergence</h2>", fig_block("convergence.png"),

@@ -58,6 +58,17 @@ VALHALLA_DICE_TERMS = {
     # Glory by source as this game says it (the slots BatchOut shares with the other games)
     "glory_sources": {"battle": "attacks won", "contest": "defences won", "ragnarok": "Ragnarök",
                       "bonus": "shields", "cards": "shield sets", "mission": "Jarl"},
+    # the game-shape counters it fills (valhalla_dice.api.SHAPE_COUNTERS), per clan and per game
+    "shape": {"actions": "turns", "pillages": "attacks", "pillages_won": "attacks won",
+              "battle_ties": "attacks arming no Warrior", "battles": "defences", "battles_won": "defences won",
+              "quests": "Tactics played", "quests_done": "Warriors sent from won defences",
+              "lost_battle": "own shields lost"},
+    "shape_per_game": {"turns": ["actions", None], "battles": ["pillages", None],
+                       "won by the attacker": ["pillages_won", None], "Tactics played": ["quests", None]},
+    "shape_rates": {"attacker win rate": ["pillages_won", "pillages"]},
+    "shape_note": "Per clan: means per game. The attacker win rate is attacks won / attacks (ties go to the "
+                  "attacker, 003 l.119); its interval counts battles as independent.",
+    "drafted": "started with",  # BatchOut.picks: the kept hand and the table Warrior
 }
 
 _ENGINES: dict[str, Engine] = {}

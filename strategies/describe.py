@@ -108,18 +108,24 @@ def show_blood_rage(name: str) -> tuple[str, str, str | None, list[str], list[tu
             ["section", "parameter", "value", "greedy", "meaning"], strategy_differences(params, card_names()))
 
 
+def _head_plan(module, name: str) -> tuple:
+    """(kind, params, head line, plan) of a strategy of ``module`` (strategies.valhalla or
+    .valhalla_dice: resolve, library_files, library_plans, DESCRIPTIONS). Raises ValueError."""
+    from volva.simulator.core.loading import toml_bytes
+    key = name.strip()
+    kind, params = module.resolve(key)
+    path = module.library_files().get(key) or (Path(key) if key.endswith(".toml") else None)
+    plan = (module.DESCRIPTIONS | module.library_plans()).get(key, "")
+    if path is not None and not plan:
+        plan = toml_bytes(Path(path).read_bytes()).get("plan", "")
+    return kind, params, f"{key}  ({path if path else 'built-in'})", plan
+
+
 def show_valhalla(name: str) -> tuple[str, str, str | None, list[str], list[tuple]]:
     """``volva strategies show --ruleset valhalla``: as :func:`show_blood_rage`. Raises ValueError."""
     from volva.simulator.core import enums as E
-    from volva.simulator.core.loading import toml_bytes
     from volva.strategies import valhalla as vh
-    key = name.strip()
-    kind, params = vh.resolve(key)
-    path = vh.library_files().get(key) or (Path(key) if key.endswith(".toml") else None)
-    plan = (vh.DESCRIPTIONS | vh.library_plans()).get(key, "")
-    if path is not None and not plan:
-        plan = toml_bytes(Path(path).read_bytes()).get("plan", "")
-    head = f"{key}  ({path if path else 'built-in'})"
+    kind, params, head, plan = _head_plan(vh, name)
     if kind == E.VPOL_RANDOM:
         return head, plan, None, [], []
     return (head, plan, "greedy heuristic (simulator/valhalla/policy.py)", ["parameter", "value", "greedy", "meaning"],
@@ -133,10 +139,41 @@ def validate_blood_rage(path: Path) -> str:
 
 
 def validate_valhalla(path: Path) -> str:
-    from volva.simulator.core.loading import toml_bytes
     from volva.strategies.valhalla import load_strategy_file
+    return _validate_file(path, load_strategy_file)
+
+
+def _validate_file(path: Path, load) -> str:
+    """The name of the strategy file ``path`` after ``load`` checked it; raises ValueError."""
+    from volva.simulator.core.loading import toml_bytes
     if Path(path).is_dir():
         raise ValueError(f"{path}: is a directory; allowed: a strategy file (*.toml)")
-    load_strategy_file(str(path))
+    load(str(path))
     return toml_bytes(Path(path).read_bytes()).get("name", Path(path).stem)
 
+
+
+def show_valhalla_dice(name: str) -> tuple[str, str, str | None, list[str], list[tuple]]:
+    """``volva strategies show --ruleset valhalla-dice``: as :func:`show_blood_rage` (the knobs away
+    from greedy's and the Jarl preferences). Raises ValueError."""
+    from volva.simulator.valhalla_dice.policy import VD_JARL_W0, VDPOL_RANDOM
+    from volva.strategies import valhalla_dice as vd
+    kind, params, head, plan = _head_plan(vd, name)
+    if kind == VDPOL_RANDOM:
+        return head, plan, None, [], []
+    g = vd.greedy_params()
+    rows = [(k, _fmt(params[i]), _fmt(g[i]), meaning) for k, (i, _, _, meaning) in vd.PARAM_KEYS.items()
+            if params[i] != g[i]]
+    from volva.simulator.valhalla_dice.api import load
+    for j, jarl in enumerate(load().god_names):
+        if params[VD_JARL_W0 + j] != g[VD_JARL_W0 + j]:
+            rows.append((f"jarl_bonus.{jarl}", _fmt(params[VD_JARL_W0 + j]), _fmt(g[VD_JARL_W0 + j]),
+                         "preference when keeping 1 of the Jarls dealt"))
+    return (head, plan, "greedy heuristic (simulator/valhalla_dice/engine.py, policy.py)",
+            ["parameter", "value", "greedy", "meaning"], rows)
+
+
+def validate_valhalla_dice(path: Path) -> str:
+    """The strategy's name, or ValueError naming the file, key and allowed values."""
+    from volva.strategies.valhalla_dice import load_strategy_file
+    return _validate_file(path, load_strategy_file)

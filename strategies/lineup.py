@@ -46,14 +46,16 @@ _RESOLVERS: dict[str, Callable] = {"blood-rage": builtin.resolve, "valhalla": va
 _LIBRARIES: dict[str, Callable[[], list]] = {"blood-rage": _blood_rage_library,
                                              "valhalla": lambda: list((valhalla.DESCRIPTIONS
                                                                             | valhalla.library_plans()).items()),
-                                             "valhalla-dice": lambda: list(valhalla_dice.DESCRIPTIONS.items())}
+                                             "valhalla-dice": lambda: list((valhalla_dice.DESCRIPTIONS
+                                                                            | valhalla_dice.library_plans()).items())}
 #: engine name -> the lineup of a study that names none (its first `players` seats; greedy beyond)
 DEFAULT_LINEUPS: dict[str, list[str]] = {
     # the strongest tuned strategy (volva tune; strategies/library/tuned-4p.toml) against three archetypes
     "blood-rage": ["tuned-4p", "balanced", "ragnarok-diver", "thor-warlord"],
     "valhalla": ["thor", "loki", "quester", "warlord"],
     "rainbow-bridge": ["thor-warlord:thor", "balanced:loki", "ragnarok-diver:quester", "loki-martyr:warlord"],
-    "valhalla-dice": ["greedy", "raider", "turtle", "greedy-dp", "greedy", "raider"],
+    # the tuned strategy (strategies/library/valhalla-dice/tuned-4p.toml) against archetypes
+    "valhalla-dice": ["tuned-4p", "raider", "turtle", "greedy-dp", "greedy", "hoarder"],
 }
 
 #: engine name -> the default bot populations of ``--population default`` (NAME -> lineup; ``*P``
@@ -62,6 +64,8 @@ DEFAULT_POPULATIONS: dict[str, dict[str, str]] = {
     "blood-rage": {"archetypes": "balanced,ragnarok-diver,thor-warlord,tyr-brute", "greedy": "greedy*P",
                    "tuned": "tuned-4p*P"},
     "valhalla": {"archetypes": "thor,loki,quester,warlord", "greedy": "greedy*P", "tuned": "tuned-4p*P"},
+    "valhalla-dice": {"archetypes": "raider,turtle,hoarder,set-collector", "greedy": "greedy*P",
+                      "tuned": "tuned-4p*P", "exact-arming": "greedy-dp*P"},
 }
 
 
@@ -82,14 +86,16 @@ def default_populations(engine: str, players: int) -> dict[str, str]:
 
 #: engine name -> strategy name -> the library file behind it (None for a strategy written in code)
 _FILES: dict[str, Callable] = {"blood-rage": lambda n: getattr(builtin.archetypes().get(n), "path", None),
-                               "valhalla": lambda n: valhalla.library_files().get(n)}
+                               "valhalla": lambda n: valhalla.library_files().get(n),
+                               "valhalla-dice": lambda n: valhalla_dice.library_files().get(n)}
 
 
 def show(engine: str, name: str):
     """``volva strategies show`` of ``engine`` (strategies.describe.show_*). Raises KeyError for an
     engine without one, ValueError for an unknown strategy or a malformed file."""
     from . import describe
-    table = {"blood-rage": describe.show_blood_rage, "valhalla": describe.show_valhalla}
+    table = {"blood-rage": describe.show_blood_rage, "valhalla": describe.show_valhalla,
+             "valhalla-dice": describe.show_valhalla_dice}
     if engine not in table:
         raise KeyError(f"no strategy descriptions for engine {engine!r}; known: {sorted(table)}")
     return table[engine](name)
@@ -98,7 +104,8 @@ def show(engine: str, name: str):
 def validate(engine: str, path: Path) -> str:
     """``volva strategies validate`` of ``engine``: the strategy's name. Raises KeyError, ValueError."""
     from . import describe
-    table = {"blood-rage": describe.validate_blood_rage, "valhalla": describe.validate_valhalla}
+    table = {"blood-rage": describe.validate_blood_rage, "valhalla": describe.validate_valhalla,
+             "valhalla-dice": describe.validate_valhalla_dice}
     if engine not in table:
         raise KeyError(f"no strategy files for engine {engine!r}; known: {sorted(table)}")
     return table[engine](path)

@@ -18,6 +18,7 @@ from volva.simulator.core import enums as E
 
 from . import spec
 from . import valhalla as vh
+from . import valhalla_dice as vd
 
 STAT_ORDERS = tuple(list(p) for p in itertools.permutations(E.STAT_NAMES))
 
@@ -131,7 +132,32 @@ def _valhalla_decompile(v: np.ndarray) -> dict:
             "god_bonus": {g: float(v[E.VP_GOD_W0 + j]) for j, g in enumerate(E.VH_GOD_NAMES)}}
 
 
-_SPACES = {"blood-rage": _blood_rage, "valhalla": _valhalla}
+def _valhalla_dice() -> SearchSpace:
+    """Valhalla, the dice game: the heuristic's knobs (arming stays the keep rule: the exact DP is
+    too slow to search with). The search starts from jarl-savvy (greedy keeping the Jarls whose
+    clans win most, measured) and keeps its Jarl preferences: 25 more knobs would drown the search."""
+    from volva.simulator.valhalla_dice.api import load
+    from volva.simulator.valhalla_dice.policy import VD_JARL_W0
+    ints = {"attack_team": (1, 5), "send_glory": (0, 6), "endgame_deck": (0, 30), "attack_tactics": (0, 3),
+            "idle_attack": (0, 1), "hold_tactics": (0, 1)}
+    floats = {"attack_value": (0.0, 20.0), "w_glory": (0.0, 6.0), "tactic_value": (0.0, 8.0), "target_set": (0.0, 6.0)}
+    jarls = load().god_names
+    knobs = [Knob(k, lo, hi, "int") for k, (lo, hi) in ints.items()] + [Knob(k, lo, hi) for k, (lo, hi) in floats.items()]
+    v = vd.resolve("jarl-savvy")[1]
+
+    def decompile(p: np.ndarray) -> dict:
+        out = {k: (int(p[vd.PARAM_KEYS[k][0]]) if k in ints else float(p[vd.PARAM_KEYS[k][0]]))
+               for k in (*ints, *floats)}
+        out["jarl_bonus"] = {j: float(p[VD_JARL_W0 + i]) for i, j in enumerate(jarls)}
+        return out
+
+    def compile_(doc: dict, card_names: list[str]) -> tuple[int, np.ndarray]:
+        return vd.parse_strategy_doc(doc, "<tuned>")
+
+    return SearchSpace("valhalla-dice", knobs, compile_, {"base": "greedy", **decompile(v)}, decompile)
+
+
+_SPACES = {"blood-rage": _blood_rage, "valhalla": _valhalla, "valhalla-dice": _valhalla_dice}
 
 
 def space_for(engine: str) -> SearchSpace:

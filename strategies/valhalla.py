@@ -98,12 +98,8 @@ def load_strategy_file(path: str) -> tuple[int, np.ndarray]:
         card_bonus = { "Mjolnir's Fall" = 2 }    # draft bonus for single cards
 
     Raises ValueError naming the file, key and allowed values."""
-    from volva.simulator.core.loading import RulesError, read_toml
-    try:
-        d = read_toml(Path(path))
-    except RulesError as exc:
-        raise ValueError(str(exc)) from None
-    return parse_strategy_doc(d, path)
+    from volva.simulator.core.loading import read_toml
+    return parse_strategy_doc(read_toml(Path(path), ValueError), path)
 
 
 def parse_strategy_doc(d: dict, path, card_names: list[str] | None = None) -> tuple[int, np.ndarray]:

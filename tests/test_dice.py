@@ -284,3 +284,29 @@ def test_unlimited_rerolls_one_layer_equals_many_layers():
     for t, n, kw in ((TEAM_A, 6, {}), (TEAM_B, 5, {"free_rerolls": 1}), (TEAM_D, 6, {"new_weapons": 1}),
                      (SINGLES, 7, {"x_wild": 1})):
         assert D.solve(t, n, None, **kw) == pytest.approx(D.solve(t, n, n + kw.get("new_weapons", 0), **kw), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_strength_equals_every_set_tried(seed):
+    """The arming value of each pool (DIGEST §5.6: dice cover all symbols of each Warrior armed,
+    each die once) equals the best of every set of the team's Warriors tried on the pool, with and
+    without wild X dice (Weapons exchange)."""
+    rng = np.random.default_rng(seed)
+    tb = D.tables(7)
+    T = int(rng.integers(1, 5))
+    need = np.zeros((T, 5), np.int8)
+    anyn = np.zeros(T, np.int8)
+    for t in range(T):
+        if rng.random() < 0.2:
+            anyn[t] = rng.integers(1, 4)  # an Ice Giant
+        else:
+            for _ in range(int(rng.integers(1, 4))):
+                need[t, rng.integers(0, 5)] += 1
+    strength = rng.integers(1, 12, T).astype(np.int32)
+    for x_wild in (0, 6):
+        got = D.best_strength_nb(tb.cnt, tb.add1, need, anyn, strength, x_wild)
+        for s in range(len(tb.cnt)):
+            want = max([int(strength[[t for t in range(T) if m >> t & 1]].sum()) for m in range(1, 1 << T)
+                        if D.armable_nb(tb.cnt[s], need[[t for t in range(T) if m >> t & 1]].sum(0),
+                                        int(anyn[[t for t in range(T) if m >> t & 1]].sum()), x_wild)] + [0])
+            assert got[s] == want, (s, tb.cnt[s], x_wild)

@@ -38,6 +38,10 @@ CASES = {
                            "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
                           # moved (was 9903165fd5e55500) by the pass rule alone, as above
                           "e0b5314c440b57c6"),
+    # recorded in issue 12 (this game's picks and uses were first filled then); the games equal those
+    # of 510e7ae (a digest of every per-game result at 2, 3, 4 and 6 players matched)
+    "valhalla-dice-4p": (["--ruleset", "valhalla-dice", "--lineup", "greedy,raider,turtle,greedy-dp"],
+                         "5e875d73dd68823d"),
 }
 
 

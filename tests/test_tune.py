@@ -171,3 +171,18 @@ def test_strategies_show_and_validate_read_valhalla_files(tmp_path):
                  ["strategies", "show", "nobody", "--ruleset", "valhalla"]):
         res = runner.invoke(app, args)
         assert res.exit_code == 2 and res.output.startswith("error:") and len(res.output.strip().splitlines()) == 1
+
+
+def test_valhalla_dice_tuning_runs(tmp_path):
+    """Issue 12 item 4 with `volva tune`: the dice game's knobs (and Jarl preferences) are searched
+    and the result is an ordinary strategy file of its format."""
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.valhalla_dice import parse_strategy_doc, resolve
+    rs = load_ruleset("valhalla-dice")
+    sp = space_for("valhalla-dice")
+    assert (sp.compile(sp.start, [])[1] == resolve("jarl-savvy")[1]).all()  # the search starts from jarl-savvy
+    assert sp.decompile(sp.compile(sp.start, [])[1]) == {k: v for k, v in sp.start.items() if k != "base"}
+    lg = League(["greedy", "turtle"], [resolve("greedy"), resolve("turtle")])
+    res = tune(rs, sp, lg, tmp_path, trials=3, blocks=2, fresh_blocks=4, seed=2, name="td", check_deviations=False)
+    kind, params = parse_strategy_doc(res.doc, "td")
+    assert params.shape == resolve("greedy")[1].shape and res.fresh[0]["opponent"] == "greedy"

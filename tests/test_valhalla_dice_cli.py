@@ -79,8 +79,47 @@ def test_options_reach_the_engine(tmp_path):
     assert r.exit_code == 0 and "seat 1 (greedy): no Jarl" in r.output, r.output
 
 
-def test_patches_refused_in_one_line(tmp_path):
+def test_bad_patch_is_one_line(tmp_path):
     p = tmp_path / "p.toml"
-    p.write_text('"Bear Archer".strength = 9\n')
+    p.write_text('"Bear Archer".strenght = 9\n')
     r = volva("compare", "--ruleset", "valhalla-dice", "--patch", str(p), "--games", "10", "--out", str(tmp_path / "c"))
-    assert r.exit_code == 2 and "not supported yet" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.exit_code == 2 and "field 'strenght': unknown" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_strategy_file(tmp_path):
+    """Issue 12 item 4: strategies as parameter vectors with TOML files (a built-in base, knobs)."""
+    from volva.simulator.valhalla_dice.policy import VD_ARM, VD_ATTACK_TEAM
+    from volva.strategies.valhalla_dice import resolve
+    f = tmp_path / "patient.toml"
+    f.write_text('name = "patient"\nbase = "raider"\nattack_team = 3\narming = 1\n')
+    kind, v = resolve(str(f))
+    assert v[VD_ATTACK_TEAM] == 3 and v[VD_ARM] == 1 and (v == resolve(str(f))[1]).all()
+    r = volva("run", "--ruleset", "valhalla-dice", "--players", "3", "--lineup", f"greedy,{f},turtle", "--games", "60",
+              "--no-keep-rows", "--out", str(tmp_path / "r"))
+    assert r.exit_code == 0, r.output
+    for text, needle in (('attack_tem = 3\n', "key 'attack_tem': unknown"), ('base = "random"\n', "key 'base'"),
+                         ('arming = 1.5\n', "key 'arming': 1.5; allowed: an integer 0..2"),
+                         ('send_glory = "x"\n', "key 'send_glory'")):
+        f.write_text(text)
+        r = volva("run", "--ruleset", "valhalla-dice", "--players", "3", "--lineup", f"greedy,{f},turtle",
+                  "--games", "10", "--out", str(tmp_path / "x"))
+        assert r.exit_code == 2 and needle in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_default_bot_populations():
+    """`--population default` for this game: archetypes, greedy, tuned and exact-arming fields."""
+    from volva.strategies.lineup import default_populations
+    pops = default_populations("valhalla-dice", 4)
+    assert pops == {"archetypes": "raider,turtle,hoarder,set-collector", "greedy": "greedy*4",
+                    "tuned": "tuned-4p*4", "exact-arming": "greedy-dp*4"}
+
+
+def test_strategies_show_and_validate(tmp_path):
+    r = volva("strategies", "show", "hoarder", "--ruleset", "valhalla-dice")
+    assert r.exit_code == 0 and "hold_tactics" in r.output and "w_glory" in r.output, r.output
+    r = volva("strategies", "show", "jarl-savvy", "--ruleset", "valhalla-dice")
+    assert r.exit_code == 0 and "jarl_bonus.Einar" in r.output, r.output
+    f = tmp_path / "s.toml"
+    f.write_text('name = "mine"\nbase = "turtle"\ntarget_set = 2\n')
+    r = volva("strategies", "validate", str(f), "--ruleset", "valhalla-dice")
+    assert r.exit_code == 0 and "ok: mine" in r.output, r.output

@@ -317,3 +317,40 @@ def test_archetypes_play_as_named(rs):
     assert max(banked, key=banked.get) == "turtle"
     no_win = {n: c[n][ST.C_NO_WINNER] / c[n][ST.C_ATTACKS] for n in names}
     assert max(no_win, key=no_win.get) == "no-reroll"
+
+
+def test_hoarder_and_set_collector_play_as_named(rs):
+    """Issue 12 item 4: the hoarder takes the largest share of its Glory from Ragnarök (003 l.138-142);
+    the set-collector scores the most set bonus per shield it wins (DIGEST §5.11)."""
+    names = ["greedy", "turtle", "set-collector", "hoarder"]
+    r = api.play_results(rs, [resolve(n) for n in names], np.arange(3000, dtype=np.uint64))
+    c = {n: r.cnt[:, i].sum(0) for i, n in enumerate(names)}
+    rag = {n: c[n][ST.C_GLORY_RAGNAROK] / r.glory[:, i].sum() for i, n in enumerate(names)}
+    assert max(rag, key=rag.get) == "hoarder", rag
+    sets = {n: c[n][ST.C_GLORY_SETS] / c[n][ST.C_ATTACK_WINS] for n in names}
+    assert max(sets, key=sets.get) == "set-collector", sets
+    assert c["hoarder"][ST.C_TACTICS_PLAYED] < c["turtle"][ST.C_TACTICS_PLAYED]
+
+
+def test_jarl_preferences_choose_the_jarl(rs):
+    """R59: greedy keeps the dealt Jarl it prefers most (strategy knob VD_JARL_W0 + j), then a
+    recommended one; jarl-savvy (library file: measured Jarl win rates) wins more than greedy."""
+    from volva.simulator.valhalla_dice.policy import VD_JARL_W0
+    seeds = np.arange(2000, dtype=np.uint64)
+    kind, v = resolve("greedy")
+    j = rs.god_names.index("Ottar")
+    v = v.copy()
+    v[VD_JARL_W0 + j] = 5.0
+    base = api.play_results(rs, [resolve("greedy")] * 4, seeds)
+    pref = api.play_results(rs, [(kind, v)] + [resolve("greedy")] * 3, seeds)
+    assert (pref.jarl[:, 0] == j).sum() > 3 * (base.jarl[:, 0] == j).sum() > 0
+    r = api.play_results(rs, [resolve("jarl-savvy"), resolve("greedy")] * 2, seeds)
+    win = (r.rank == 1).mean(0)
+    assert win[0] + win[2] > win[1] + win[3] + 0.05, win
+
+
+def test_jarl_bonus_names_are_checked(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('[jarl_bonus]\n"Einarr" = 1\n')
+    with pytest.raises(ValueError, match=r"jarl_bonus.Einarr.*did you mean Einar"):
+        resolve(str(f))

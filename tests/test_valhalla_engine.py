@@ -75,6 +75,9 @@ def test_deterministic_for_batch_size_and_threads(rs):
         numba.set_num_threads(old)
     for f in a._fields:
         x = getattr(a, f)
+        if x is None:  # an optional field this engine does not fill (BatchOut.groups)
+            assert getattr(b1, f) is None and getattr(c, f) is None, f
+            continue
         assert np.array_equal(x, np.concatenate([getattr(b1, f), getattr(b2, f)])), f
         assert np.array_equal(x, getattr(c, f)), f
 

@@ -82,6 +82,9 @@ class BatchOut(NamedTuple):
     uses: np.ndarray  #: int16[G, P, MAX_USES] cards used in order, card * 16 + age * 4 + USE_*, -1 padding
     missions: np.ndarray  #: int8[G, P, MAX_MISSIONS] ages each Rainbow Bridge mission was completed in (0 without)
     game_shape: np.ndarray | None = None  #: int16[G, P, N_SHAPE] game-shape counters (SHAPE_NAMES), -1: not counted
+    #: int16[G, P, K] each seat's value index in K grouping dimensions of the engine (the rule set's
+    #: ``group_names``, e.g. Valhalla dice: Jarl, Valhalla clan, game end); None: the engine has none
+    groups: np.ndarray | None = None
 
 
 def new_batch_out(G: int, P: int, cards: int = E.MAX_CARDS, gods: int = 2, god_powers: int = E.N_GODS_MAX) -> BatchOut:
@@ -131,7 +134,8 @@ def new_batch_record(G: int, dtype: np.dtype = BATCH_DTYPE) -> np.ndarray:
 
 def batch_out(rec: np.ndarray, P: int) -> BatchOut:
     """The filled records of a batch -> BatchOut of contiguous arrays (per-seat fields cut to P seats)."""
-    return BatchOut(**{f: np.ascontiguousarray(rec[f][:, :P] if f in PER_SEAT else rec[f]) for f in BatchOut._fields})
+    return BatchOut(**{f: np.ascontiguousarray(rec[f][:, :P] if f in PER_SEAT else rec[f]) for f in BatchOut._fields
+                       if f in rec.dtype.names})
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):

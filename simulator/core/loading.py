@@ -211,3 +211,44 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
         raise RulesError(f"{patch_path}: {entry}: field 'add': a card of that name exists; "
                          "drop 'add = true' to change it")
     return fields
+
+
+def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, fields_ok: list[str],
+                    required_new: tuple = ()) -> list[dict]:
+    """Apply a card patch to rows read from a cards.csv (dicts of column -> text): one table per
+    card name, setting columns (``fields_ok``), ``remove = true`` (no copies; the row stays, so card
+    ids keep) or ``add = true`` (a new card: the ``required_new`` columns given, copies default 1).
+    Changed rows get ``_entry`` naming the patch, for the row validation's errors. Returns new rows;
+    raises RulesError naming the patch file, card and field."""
+    import difflib
+    patch_path = Path(patch_path)
+    data = read_toml(patch_path) if data is None else data
+    if not data:
+        raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
+    rows = [dict(r) for r in rows]
+    names = sorted({(r["name"] or "").strip() for r in rows})
+    columns = ["name", *fields_ok]
+    for card, change in data.items():
+        entry = f"card {card!r}"
+        fields = patch_entry(patch_path, card, change, fields_ok, [], names)
+        if change.get("add"):
+            for col in required_new:
+                if col not in fields:
+                    raise RulesError(f"{patch_path}: {entry}: field '{col}': required for a new card")
+            new = {col: "" for col in columns}
+            new["copies"] = "1"
+            new.update({k: str(v) for k, v in fields.items()}, name=card)
+            new["_entry"] = f"{entry} (added by {patch_path})"
+            rows.append(new)
+            continue
+        if card not in names:
+            close = difflib.get_close_matches(card, names, n=3)
+            hint = f"; did you mean {', '.join(repr(x) for x in close)}?" if close else ""
+            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
+        for r in rows:
+            if (r["name"] or "").strip() == card:
+                if change.get("remove"):
+                    r["copies"] = "0"
+                r.update({k: str(v) for k, v in fields.items()})
+                r["_entry"] = f"{entry} (patched by {patch_path})"
+    return rows

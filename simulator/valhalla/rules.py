@@ -20,13 +20,12 @@ from ..core.loading import (
     DATA_DIR,
     CardLookup,
     RulesError,
+    apply_row_patch,
     check_int,
     check_opcode_args,
     field_error,
     load_toml,
     parse_effects,
-    patch_entry,
-    read_toml,
     require_key,
     track_steps,
 )
@@ -347,42 +346,9 @@ def read_card_rows(path: Path) -> list[dict]:
 
 
 def apply_patch(rows: list[dict], patch_path: Path, data: dict | None = None) -> list[dict]:
-    """A card patch (the base game's format, simulator.bloodrage.patches.apply_card_patch, without ``ages``):
-    one table per card: set columns (``value = 4``, ``effects = "glory_on_win(3)"``), ``remove =
-    true`` (no copies in the deck; the row stays, so card ids keep) or ``add = true`` (a new
-    card; ``type`` and, but for a Monster, ``god`` required; copies default 1). Changed rows are
-    validated like cards.csv rows. Raises RulesError naming the patch file, card and field."""
-    import difflib
-    patch_path = Path(patch_path)
-    data = read_toml(patch_path) if data is None else data
-    if not data:
-        raise RulesError(f"{patch_path}: empty patch (expected one table per card name)")
-    rows = [dict(r) for r in rows]
-    names = sorted({(r["name"] or "").strip() for r in rows})
-    fields_ok = [c for c in CARD_COLUMNS if c != "name"]
-    for card, change in data.items():
-        entry = f"card {card!r}"
-        fields = patch_entry(patch_path, card, change, fields_ok, [], names)
-        if change.get("add"):
-            if "type" not in fields:
-                raise RulesError(f"{patch_path}: {entry}: field 'type': required for a new card")
-            new = {c: "" for c in CARD_COLUMNS}
-            new["copies"] = "1"
-            new.update({k: str(v) for k, v in fields.items()}, name=card)
-            new["_entry"] = f"{entry} (added by {patch_path})"
-            rows.append(new)
-            continue
-        if card not in names:
-            close = difflib.get_close_matches(card, names, n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
-        for r in rows:
-            if (r["name"] or "").strip() == card:
-                if change.get("remove"):
-                    r["copies"] = "0"
-                r.update({k: str(v) for k, v in fields.items()})
-                r["_entry"] = f"{entry} (patched by {patch_path})"
-    return rows
+    """A card patch (the base game's format, simulator.bloodrage.patches.apply_card_patch, without
+    ``ages``; core.loading.apply_row_patch): a new card needs ``type``. Raises RulesError."""
+    return apply_row_patch(rows, patch_path, data, [c for c in CARD_COLUMNS if c != "name"], ("type",))
 
 
 def load_cards(path: Path, opcodes: dict, god_names: list[str], patch=None):

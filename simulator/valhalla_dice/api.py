@@ -14,15 +14,25 @@ from ..core.loading import RulesError
 from . import dice as D
 from .battle import ARM_DP
 from .policy import VD_ARM
-from .rules import DICE_DIR, Content, load_content
+from .rules import CLANS, DICE_DIR, Content, check_setup_fits, load_content
 from .state import (
+    C_ATTACK_WINS,
+    C_ATTACKS,
+    C_DEFENCE_WINS,
+    C_DEFENCES,
     C_GLORY_ATTACK,
     C_GLORY_DEFENCE,
     C_GLORY_JARL,
     C_GLORY_RAGNAROK,
     C_GLORY_SETS,
     C_GLORY_SHIELDS,
+    C_NO_WINNER,
+    C_SENT_DEFENCE,
+    C_TACTICS_PLAYED,
+    C_TURNS,
     N_CNT,
+    OPENING,
+    PLAYED,
     new_state,
 )
 from .tables import build_tables
@@ -38,12 +48,16 @@ class Results(NamedTuple):
     turns: np.ndarray  #: int32[G]
     end: np.ndarray  #: int8[G] end trigger (state.END_*)
     violation: np.ndarray  #: int8[G] first invariant violated (playout.INV_*), 0 none
+    opening: np.ndarray  #: int16[G, P, OPENING] cards each seat started with (hand kept, table Warriors), -1 padding
+    played: np.ndarray  #: int16[G, P, PLAYED] Tactics played in order, -1 padding
+    vclan: np.ndarray  #: int8[G, P, 5] Warriors in the seat's Valhalla at the end by clan (rules.CLANS order)
 
 
 def new_results(G: int, P: int) -> Results:
     return Results(np.zeros((G, P), np.int32), np.zeros((G, P), np.int8), np.zeros((G, P, N_CNT), np.int32),
                    np.full((G, P), -1, np.int16), np.zeros((G, P), np.int8), np.zeros(G, np.int32),
-                   np.zeros(G, np.int8), np.zeros(G, np.int8))
+                   np.zeros(G, np.int8), np.zeros(G, np.int8), np.full((G, P, OPENING), -1, np.int16),
+                   np.full((G, P, PLAYED), -1, np.int16), np.zeros((G, P, len(CLANS)), np.int8))
 
 
 class Ruleset:
@@ -67,11 +81,14 @@ class Ruleset:
         self._dice = None
         self.card_names = [c.name for c in content.cards]
         self.god_names = [j.name for j in content.jarls]
+        self.group_names = group_names(self.god_names)
         self.n_cards = len(self.card_names)
         n = self.n_cards
         self.tables = SimpleNamespace(card_type=self.T.kind[:n].astype(np.int8), card_value=self.T.strength[:n].copy(),
-                                      card_god=np.full(n, -1, np.int8), card_age=np.ones(n, np.int8))
-        cards = (Path(data_dir) if data_dir is not None else DICE_DIR) / "cards.csv"
+                                      card_god=np.full(n, -1, np.int8), card_age=np.ones(n, np.int8),
+                                      draft_one=0)
+        self.data_dir = data_dir
+        cards = content.cards_path or (Path(data_dir) if data_dir is not None else DICE_DIR) / "cards.csv"
         self.card_file_sha256 = hashlib.sha256(cards.read_bytes()).hexdigest()
 
     def dice_for(self, params) -> tuple:
@@ -98,26 +115,83 @@ class Ruleset:
                              f"(jarls.csv); allowed at {P} players: fewer players or jarl_deal=3 / none")
 
     def card_ids(self, name: str) -> list[int]:
-        """Rows of the card called ``name`` (case-insensitive). Raises ValueError naming close ones."""
+        """Rows of the card called ``name`` (case-insensitive); a Jarl's name gives its row offset by
+        the cards (``n_cards + row``: ``volva ablate`` takes a card or a Jarl). Raises RulesError
+        naming close ones."""
+        low = name.strip().lower()
+        for j, jn in enumerate(self.god_names):
+            if jn.lower() == low:
+                return [self.n_cards + j]
         try:
             c = self.content.card(name)
         except KeyError as exc:
-            raise ValueError(exc.args[0]) from None
+            near = [j for j in self.god_names if low and low in j.lower()][:8]
+            raise RulesError(exc.args[0] + (f"; Jarls: {', '.join(near)}" if near else "")) from None
         return [self.card_names.index(c.name)]
+
+    def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None, one_clan: bool = False) -> Ruleset:
+        """A copy whose kernels mark ``ids`` (card_ids) forced or banned (E.DRAFT_*): a bound seat
+        starts with a forced card and keeps it, and never keeps a banned one while it has the choice;
+        a forced Jarl is dealt to it, a banned one never kept (rulings R61). ``one_clan``: the rule
+        binds seat seed % P only (core.draft_rules). Raises RulesError for a Jarl under every clan
+        (one copy: only one clan can hold it) or a Jarl the deal cannot give."""
+        ids = ids if ids is not None else self.card_ids(name)
+        out = self._copy()
+        t = out.T
+        for i in ids:
+            if i >= self.n_cards:
+                self._check_jarl(i - self.n_cards, one_clan)
+                t.j_draft[i - self.n_cards] = rule
+            else:
+                t.draft[i] = rule
+        t.draft_rules = 1
+        t.draft_one = int(one_clan)
+        out.tables.draft_one = int(one_clan)
+        return out
+
+    def without_card(self, name: str, ids: list[int] | None = None) -> Ruleset:
+        """A copy without the card's copies in the deck (``volva ablate --ban removed``). Raises
+        RulesError for a Jarl (use the one-clan estimand) or a deck then too small to deal."""
+        ids = ids if ids is not None else self.card_ids(name)
+        if any(i >= self.n_cards for i in ids):
+            raise RulesError(f"{name}: a Jarl is not removed from the game; ablate it with --estimand one-clan")
+        import dataclasses
+        cards = tuple(dataclasses.replace(c, copies=0) if self.card_names.index(c.name) in ids else c
+                      for c in self.content.cards)
+        check_setup_fits(Path(self.data_dir) if self.data_dir is not None else DICE_DIR, self.content.rules, cards)
+        return Ruleset(dataclasses.replace(self.content, cards=cards), self.options, self.data_dir)
+
+    def _check_jarl(self, j: int, one_clan: bool) -> None:
+        if not one_clan:
+            raise RulesError(f"{self.god_names[j]}: a Jarl has one copy, so only one clan can hold it; "
+                             "allowed for a Jarl: --estimand one-clan")
+        if self.content.rules["chosen"].get("jarl_deal", "3") in ("none",):
+            raise RulesError(f"{self.god_names[j]}: option jarl_deal=none deals no Jarl")
+
+    def _copy(self) -> Ruleset:
+        import copy
+        out = copy.copy(self)
+        out.tables_arr = self.tables_arr.copy()
+        out.T = out.tables_arr[0]
+        out.tables = SimpleNamespace(**vars(self.tables))
+        return out
 
 
 def load(name: str = "valhalla-dice", options: dict | None = None, data_dir: Path | None = None,
          cards_path: Path | None = None, patch=None) -> Ruleset:
-    """The rule set from ``data_dir/name`` (default simulator/data/valhalla-dice/). Raises RulesError
-    for a malformed file, an unknown option, or a card patch / cards file (not supported yet)."""
-    if patch is not None or cards_path is not None:
-        raise RulesError("valhalla-dice: card patches and --cards files are not supported yet; edit a copy of "
-                         "simulator/data/valhalla-dice/ instead")
-    from ..core.loading import DATA_DIR
+    """The rule set from ``data_dir/name`` (default simulator/data/valhalla-dice/), with ``cards_path``
+    in place of its cards.csv and card ``patch``es applied (``volva compare --patch``: the base
+    game's patch format; a new card needs ``kind``). Raises RulesError for a malformed file or
+    patch, or an unknown option."""
+    from ..core.loading import DATA_DIR, patch_list, patches_sha256
     folder = Path(data_dir) / name if data_dir is not None else DATA_DIR / name
     if not folder.is_dir():
         folder = DICE_DIR
-    return Ruleset(load_content(folder, options), options, folder)
+    rs = Ruleset(load_content(folder, options, patch, cards_path), options, folder)
+    if patch_list(patch):
+        rs.patch_file = ", ".join(str(p) for p, _ in patch_list(patch))
+        rs.patch_sha256 = patches_sha256(patch)
+    return rs
 
 
 def lineup_arrays(lineup) -> tuple[np.ndarray, np.ndarray]:
@@ -148,9 +222,17 @@ def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
 
 
 def play_batch(rs: Ruleset, lineup, seeds, check: bool = False, game_ids=None, period: int = 1) -> BatchOut:
-    """The engine facade's batch (simulator.engines): results as a BatchOut. Glory by source:
-    attacks won -> battle, defences won -> contest, Ragnarök -> ragnarok, shields -> bonus, shield
-    sets -> cards, a Jarl's loss_valhalla -> mission (the game's words: engines' terms)."""
+    """The engine facade's batch (simulator.engines): results as a BatchOut in the shared slots,
+    which the engine's ``terms`` name in this game's words.
+
+    - Glory by source: attacks won -> battle, defences won -> contest, Ragnarök -> ragnarok,
+      shields -> bonus, shield sets -> cards, a Jarl's loss_valhalla -> mission;
+    - ``picks`` (age 1): the cards a seat started with (its kept hand, then its table Warriors);
+    - ``uses``: each Tactic played, as a battle use;
+    - ``game_shape``: turns -> actions, attacks -> pillages, attacks won -> pillages_won, attacks
+      without a winner -> battle_ties, defences -> battles, defences won -> battles_won, Tactics
+      played -> quests, Warriors sent from won defences -> quests_done, own shields lost -> lost_battle;
+    - ``groups``: the seat's Jarl, Valhalla clan and the game's end (``rs.group_names``)."""
     r = play_results(rs, lineup, seeds, check)
     G, P = r.glory.shape
     out = new_batch_out(G, P, cards=max(rs.n_cards, 1))
@@ -160,8 +242,45 @@ def play_batch(rs: Ruleset, lineup, seeds, check: bool = False, game_ids=None, p
     out.rank[:] = r.rank
     out.n_turns[:] = r.turns
     out.violation[:] = r.violation
-    out.game_shape[:] = -1
-    return out
+    out.picks[:, :, 0, :OPENING] = r.opening
+    k = min(E.MAX_USES, PLAYED)
+    out.uses[:, :, :k] = np.where(r.played[:, :, :k] >= 0, r.played[:, :, :k].astype(np.int16) * 16 + 4 + E.USE_BATTLE, -1)
+    shape = out.game_shape
+    shape[:] = 0
+    for name, c in SHAPE_COUNTERS.items():
+        shape[:, :, E.SHAPE_NAMES.index(name)] = np.minimum(r.cnt[:, :, c], np.iinfo(np.int16).max)
+    shape[:, :, E.SHAPE_NAMES.index("lost_battle")] = int(rs.T.shields) - r.own
+    return out._replace(groups=seat_groups(r, len(rs.god_names)))
+
+
+#: game_shape slot -> this engine's counter (the terms name the slots in this game's words)
+SHAPE_COUNTERS = {"actions": C_TURNS, "pillages": C_ATTACKS, "pillages_won": C_ATTACK_WINS, "battle_ties": C_NO_WINNER,
+                  "battles": C_DEFENCES, "battles_won": C_DEFENCE_WINS, "quests": C_TACTICS_PLAYED,
+                  "quests_done": C_SENT_DEFENCE}
+#: the values of the "game end" group (state.END_*; 0: the turn cap stopped the game)
+END_NAMES = ("turn cap", "a clan lost its last shield", "the deck ran out")
+CLAN_NAMES = ("Bear", "Wolf", "Boar", "Deer", "Ice Giants")  #: rules.CLANS in the report's words
+
+
+def group_names(jarls: list[str]) -> dict[str, list[str]]:
+    """The report's groups of seats (BatchOut.groups): dimension -> its values' names."""
+    return {"Jarl": [*jarls, "(no Jarl)"], "Valhalla clan": [*CLAN_NAMES, "mixed", "(empty)"],
+            "game end": list(END_NAMES)}
+
+
+def seat_groups(r: Results, n_jarls: int) -> np.ndarray:
+    """int16[G, P, 3]: Jarl row (n_jarls: none), the clan with most Warriors in the seat's Valhalla
+    at the end (5: a tie at the top, 6: empty), the end trigger (END_NAMES)."""
+    G, P = r.glory.shape
+    g = np.empty((G, P, 3), np.int16)
+    g[:, :, 0] = np.where(r.jarl >= 0, r.jarl, n_jarls)
+    v = r.vclan.astype(np.int16)
+    top = v.max(axis=2)
+    clan = v.argmax(axis=2)
+    tie = (v == top[:, :, None]).sum(axis=2) > 1
+    g[:, :, 1] = np.where(top == 0, len(CLAN_NAMES) + 1, np.where(tie, len(CLAN_NAMES), clan))
+    g[:, :, 2] = np.asarray(r.end, np.int16)[:, None]
+    return g
 
 
 def replay_text(rs: Ruleset, lineup_names, lineup, master_seed: int, game_id: int = 0, rotate: bool = True) -> str:

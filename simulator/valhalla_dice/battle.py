@@ -140,6 +140,19 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
 
 
 @njit(cache=True)
+def stop_now_nb(pool, need, any_need, strength, x_wild, target):
+    """Whether the first roll already reaches the phase's best outcome (every Warrior armed, or the
+    target met), so stopping is optimal and the DP need not be solved (it would stop too)."""
+    st, _ = arm_nb(pool, need, any_need, strength, x_wild)
+    if target > 0:
+        return st >= target
+    total = 0
+    for t in range(strength.shape[0]):
+        total += max(strength[t], 0)
+    return st >= total
+
+
+@njit(cache=True)
 def phase_nb(dt, rs, cum, side, cfg, n_dice, target, pool):
     """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.
 
@@ -154,8 +167,8 @@ def phase_nb(dt, rs, cum, side, cfg, n_dice, target, pool):
     pool[:] = 0
     roll_nb(rs, cum, n_dice, pool)
     discarded = 0
-    if policy == ARM_DP:
-        best = best_strength_nb(cnt, need, any_need, strength, budget[B_XWILD])
+    if policy == ARM_DP and not stop_now_nb(pool, need, any_need, strength, budget[B_XWILD], target):
+        best = best_strength_nb(cnt, add1, need, any_need, strength, budget[B_XWILD])
         stop = np.empty(size.shape[0])
         for s in range(size.shape[0]):
             stop[s] = best[s] if target <= 0 else (1.0 if best[s] >= target else 0.0)

@@ -154,15 +154,20 @@ def armable_nb(c, need, any_need, x_wild):
 
 
 @numba.njit(cache=True)
-def best_strength_nb(cnt, need, any_need, strength, x_wild):
+def best_strength_nb(cnt, add1, need, any_need, strength, x_wild):
     """int32[NS]: for each pool, the highest total strength of a set of the team's Warriors it
-    arms disjointly. need int8[T, 5], any_need int8[T], strength int32[T] (T ≤ MAX_TEAM).
-    The sets are tried strongest first, so a pool stops at its first armable set."""
+    arms disjointly. cnt int8[NS, 6] and add1 int32[NS, 6] of DiceTables (pools ordered by size);
+    need int8[T, 5], any_need int8[T], strength int32[T] (T ≤ MAX_TEAM).
+
+    A set armed by a pool uses exactly its symbols' count of dice, so a pool's best is the best of
+    its pools one die smaller (pushed up the add1 links) or a set needing exactly its size that it
+    arms: each pool checks only the sets of its own size."""
     NS, T = cnt.shape[0], need.shape[0]
     M = (1 << T) - 1
     tot = np.zeros((M, 5), np.int32)
     anyt = np.zeros(M, np.int32)
     st = np.zeros(M, np.int32)
+    req = np.zeros(M, np.int64)
     for mask in range(1, M + 1):
         for t in range(T):
             if mask >> t & 1:
@@ -170,16 +175,25 @@ def best_strength_nb(cnt, need, any_need, strength, x_wild):
                     tot[mask - 1, w] += need[t, w]
                 anyt[mask - 1] += any_need[t]
                 st[mask - 1] += strength[t]
-    order = np.argsort(-st, kind="mergesort")
+        req[mask - 1] = tot[mask - 1].sum() + anyt[mask - 1]
+    by = np.argsort(req, kind="mergesort")  # the sets by the dice they use
+    nmax = 0
+    for s in range(NS):
+        nmax = max(nmax, int(cnt[s].sum()))
+    lo = np.searchsorted(req[by], np.arange(nmax + 2))  # sets using n dice: by[lo[n]:lo[n + 1]]
     out = np.zeros(NS, np.int32)
     for s in range(NS):
-        for j in range(M):
-            m = order[j]
-            if st[m] <= 0:
-                break
-            if armable_nb(cnt[s], tot[m], anyt[m], x_wild):
+        n = 0
+        for x in range(NF):
+            n += cnt[s, x]
+        for j in range(lo[n], lo[n + 1]):
+            m = by[j]
+            if st[m] > out[s] and armable_nb(cnt[s], tot[m], anyt[m], x_wild):
                 out[s] = st[m]
-                break
+        for x in range(NF):
+            c = add1[s, x]
+            if c >= 0 and out[s] > out[c]:
+                out[c] = out[s]
     return out
 
 
@@ -319,7 +333,7 @@ class Team:
 
 def best_strength(team: Team, tb: DiceTables, x_wild: int = 0) -> np.ndarray:
     """int32[NS]: the team's best armed strength in each pool of ``tb``."""
-    return best_strength_nb(tb.cnt, team.need, team.any_need, team.strength, x_wild)
+    return best_strength_nb(tb.cnt, tb.add1, team.need, team.any_need, team.strength, x_wild)
 
 
 def solve(team: Team, dice: int = 6, rerolls: int | None = None, *, objective: str | int | np.ndarray = "strength",

@@ -8,7 +8,8 @@ of up to 6, 7, 8 and 9 dice).
 import numpy as np
 from numba import njit
 
-from ..core.record import G_NP, G_TURNS, log_nb
+from ..core.enums import DRAFT_BANNED, DRAFT_FORCED
+from ..core.record import G_FOCAL, G_NP, G_TURNS, log_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .fight import battle_game_nb
 from .jarls import J_DRAW_KEEP, J_PAIR, ROLE_ATTACK, jarl_condition_nb
@@ -17,12 +18,16 @@ from .policy import (
     VD_ATTACK_TEAM,
     VD_ATTACK_VALUE,
     VD_ENDGAME_DECK,
+    VD_IDLE_ATTACK,
+    VD_JARL_W0,
+    VD_TARGET_SET,
     VDPOL_RANDOM,
     card_value_nb,
+    mark_nb,
     pick_nb,
     team_value_nb,
 )
-from .state import G_ACTIVE, G_DECK_N, G_DISC_N, G_GREY
+from .state import C_TURNS, G_ACTIVE, G_DECK_N, G_DISC_N, G_GREY
 from .tables import KIND_WARRIOR, O_JARL_DEAL, O_START_HAND
 
 # log events
@@ -61,8 +66,10 @@ def setup_nb(T, S, kinds, params):
     for p in range(P):
         for _ in range(draw):
             draw_nb(S, p)
+        if T.draft_rules != 0:
+            deal_forced_nb(T, S, p)
         for _ in range(drop):
-            i = pick_nb(S, T, kinds[p], params[p], S.hand[p], S.hand_n[p], True)
+            i = pick_nb(S, T, p, kinds[p], params[p], S.hand[p], S.hand_n[p], True)
             discard_nb(S, hand_take_nb(S, p, i))
     if P == T.reshuffle_at:  # 6 players: the hand discards go back into the deck (003 l.61)
         for i in range(back0, S.gs[G_DISC_N]):
@@ -71,9 +78,64 @@ def setup_nb(T, S, kinds, params):
             S.discard[i] = -1
         S.gs[G_DISC_N] = back0
         shuffle_nb(S.rs, S.deck, S.gs[G_DECK_N])
+    record_opening_nb(S, P)
     S.gs[G_ACTIVE] = start
     log_nb(S, EV_SETUP, start, S.gs[G_DECK_N], S.gs[G_DISC_N], 0, 0, 0)
     return start
+
+
+@njit(cache=True)
+def deal_forced_nb(T, S, p):
+    """``volva ablate``: a seat bound to a forced card and not dealt one takes a copy from the deck,
+    else from the discard pile (pre-discarded), else from another seat's dealt hand, in place of a
+    random card of its own hand (which takes the copy's place; another seat's hand only under a
+    one-clan rule), so it starts with it (pick_nb keeps it; rulings R61). Nothing when every copy
+    is out of reach (a table Warrior already taken)."""
+    if S.hand_n[p] == 0:
+        return
+    for i in range(S.hand_n[p]):
+        if mark_nb(T, S, p, S.hand[p, i]) == DRAFT_FORCED:
+            return
+    for i in range(S.gs[G_DECK_N]):
+        if mark_nb(T, S, p, S.deck[i]) == DRAFT_FORCED:
+            S.deck[i] = swap_in_nb(S, p, S.deck[i])
+            return
+    for i in range(S.gs[G_DISC_N]):
+        if mark_nb(T, S, p, S.discard[i]) == DRAFT_FORCED:
+            S.discard[i] = swap_in_nb(S, p, S.discard[i])
+            return
+    if S.gs[G_FOCAL] < 0:  # every seat bound: a copy another seat holds stays there
+        return
+    for q in range(S.gs[G_NP]):
+        for i in range(S.hand_n[q]):
+            if q != p and mark_nb(T, S, p, S.hand[q, i]) == DRAFT_FORCED:
+                S.hand[q, i] = swap_in_nb(S, p, S.hand[q, i])
+                return
+
+
+@njit(cache=True)
+def swap_in_nb(S, p, c):
+    """Card c replaces a random card of p's hand; returns the card it replaced."""
+    k = rand_int_nb(S.rs, S.hand_n[p])
+    out = S.hand[p, k]
+    S.hand[p, k] = c
+    return out
+
+
+@njit(cache=True)
+def record_opening_nb(S, P):
+    """Each seat's start for the analyses (the "picks" of this game): the hand it kept, then its
+    table Warriors, up to S.opening's width."""
+    for p in range(P):
+        k = 0
+        for i in range(S.hand_n[p]):
+            if k < S.opening.shape[1]:
+                S.opening[p, k] = S.hand[p, i]
+                k += 1
+        for i in range(S.team_n[p]):
+            if k < S.opening.shape[1]:
+                S.opening[p, k] = S.team[p, i]
+                k += 1
 
 
 @njit(cache=True)
@@ -93,18 +155,74 @@ def deal_jarls_nb(T, S, kinds, params):
     shuffle_nb(S.rs, pool, m)
     k = 1 if mode == 1 else mode
     k = min(k, m // P)
+    if T.draft_rules != 0:
+        marked_jarl_deal_nb(T, S, pool, m, k)
     for p in range(P):
         if k == 0:
             break
-        best = 0
-        if kinds[p] == VDPOL_RANDOM:
-            best = rand_int_nb(S.rs, k)
-        else:  # greedy: a recommended Jarl first, else the first dealt
-            for i in range(k):
-                if T.j_recommended[pool[p * k + i]] == 1:
-                    best = i
-                    break
-        S.jarl[p] = pool[p * k + best]
+        S.jarl[p] = pool[p * k + choose_jarl_nb(T, S, p, kinds[p], params[p], pool[p * k:p * k + k])]
+
+
+@njit(cache=True)
+def choose_jarl_nb(T, S, p, kind, prm, dealt):
+    """Index of the Jarl seat p keeps of those dealt: a forced one (volva ablate), else random, or
+    greedy among those it may keep (not banned): the highest preference prm[VD_JARL_W0 + j], then
+    a recommended Jarl, then the first dealt (rulings R59)."""
+    k = dealt.shape[0]
+    allowed = 0
+    for i in range(k):
+        mk = jarl_mark_nb(T, S, p, dealt[i])
+        if mk == DRAFT_FORCED:
+            return i
+        if mk != DRAFT_BANNED:
+            allowed += 1
+    free = allowed == 0  # every Jarl dealt is banned: it keeps one all the same
+    if kind == VDPOL_RANDOM:
+        r = rand_int_nb(S.rs, k if free else allowed)
+        for i in range(k):
+            if free or jarl_mark_nb(T, S, p, dealt[i]) != DRAFT_BANNED:
+                if r == 0:
+                    return i
+                r -= 1
+    best, bw, br = -1, 0.0, 0
+    for i in range(k):
+        if free or jarl_mark_nb(T, S, p, dealt[i]) != DRAFT_BANNED:
+            w, r = prm[VD_JARL_W0 + dealt[i]], T.j_recommended[dealt[i]]
+            if best < 0 or w > bw or (w == bw and r > br):
+                best, bw, br = i, w, r
+    return max(best, 0)
+
+
+@njit(cache=True)
+def jarl_mark_nb(T, S, p, j):
+    """The ablation mark binding seat p on Jarl j (as policy.mark_nb for cards)."""
+    if S.gs[G_FOCAL] >= 0 and S.gs[G_FOCAL] != p:
+        return 0
+    return T.j_draft[j]
+
+
+@njit(cache=True)
+def marked_jarl_deal_nb(T, S, pool, m, k):
+    """``volva ablate`` on a Jarl (one seat bound, rulings R61): a forced Jarl is dealt to the bound
+    seat; a banned one dealt to it, with nothing else dealt to choose (1 Jarl each), is swapped for
+    an undealt Jarl when there is one."""
+    P = S.gs[G_NP]
+    f = S.gs[G_FOCAL]
+    if f < 0:
+        return
+    for i in range(m):
+        if T.j_draft[pool[i]] == DRAFT_FORCED and i // k != f:
+            x = pool[f * k]
+            pool[f * k] = pool[i]
+            pool[i] = x
+    banned_only = True
+    for i in range(k):
+        if T.j_draft[pool[f * k + i]] != DRAFT_BANNED:
+            banned_only = False
+    if banned_only and m > P * k:
+        x = pool[f * k]
+        pool[f * k] = pool[P * k]
+        pool[P * k] = x
 
 
 @njit(cache=True)
@@ -130,7 +248,7 @@ def table_warriors_nb(T, S, start, kinds, params):
         if nt == 0:
             break
         p = (start - 1 - i) % P
-        k = pick_nb(S, T, kinds[p], params[p], table, nt, False)
+        k = pick_nb(S, T, p, kinds[p], params[p], table, nt, False)
         S.team[p, 0] = table[k]
         S.team_n[p] = 1
         table[k] = table[nt - 1]
@@ -198,9 +316,10 @@ def best_warrior_nb(T, S, p, kind, prm):
 
 
 @njit(cache=True)
-def choose_target_nb(T, S, p, kind):
+def choose_target_nb(T, S, p, kind, prm):
     """The seat p attacks (-1: none allowed): greedy, the weakest expected defence (ties: most own
-    shields left); random, any allowed seat."""
+    shields left), less VD_TARGET_SET x the set bonus a shield won from it adds; random, any
+    allowed seat."""
     P = S.gs[G_NP]
     best, bv, m = -1, 1e18, 0
     for q in range(P):
@@ -208,6 +327,8 @@ def choose_target_nb(T, S, p, kind):
             continue
         m += 1
         v = team_value_nb(S, T, q) - 0.01 * S.own_shields[q]
+        if prm[VD_TARGET_SET] != 0.0:
+            v -= prm[VD_TARGET_SET] * set_gain_nb(T, S, p, q)
         if kind == VDPOL_RANDOM:
             if rand_int_nb(S.rs, m) == 0:
                 best = q
@@ -228,7 +349,7 @@ def choose_action_nb(T, S, p, kind, prm):
         if not has_w:
             return A_DRAW, -1
         return (A_ADD2 if pi >= 0 and kind != VDPOL_RANDOM else A_ADD1), -1
-    q = choose_target_nb(T, S, p, kind)
+    q = choose_target_nb(T, S, p, kind, prm)
     if kind == VDPOL_RANDOM:
         opts = np.empty(4, np.int64)
         m = 0
@@ -253,9 +374,24 @@ def choose_action_nb(T, S, p, kind, prm):
         return A_ADD2, -1
     if has_w and room >= 1:
         return A_ADD1, -1
-    if q >= 0:
+    if q >= 0 and prm[VD_IDLE_ATTACK] != 0:
         return A_ATTACK, q
     return A_DRAW, -1
+
+
+@njit(cache=True)
+def set_gain_nb(T, S, p, q):
+    """Set bonus (DIGEST §5.11, best partition) that one more shield won by p from q would add."""
+    P = S.gs[G_NP]
+    idx, add, k = 0, 0, 0
+    for x in range(P):
+        if x == p:
+            continue
+        idx += min(S.won[p, x], 4) * 5 ** k
+        if x == q and S.won[p, x] < 4:
+            add = 5 ** k
+        k += 1
+    return T.set_bonus[P, idx + add] - T.set_bonus[P, idx]
 
 
 @njit(cache=True)
@@ -263,6 +399,7 @@ def turn_nb(T, S, dts, p, kinds, params):
     """One turn: Phase A (one action), Phase B (draw 2, keep 1; a Jarl's draw_keep)."""
     kind, prm = kinds[p], params[p]
     S.gs[G_ACTIVE] = p
+    S.cnt[p, C_TURNS] += 1
     log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
     a, q = choose_action_nb(T, S, p, kind, prm)
     if a == A_ADD1:

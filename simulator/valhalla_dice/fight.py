@@ -30,7 +30,7 @@ from .jarls import (
     jarl_effects_nb,
 )
 from .piles import discard_nb, draw_nb, hand_take_nb, team_take_nb, to_valhalla_nb, trigger_end_nb
-from .policy import VD_ARM, VD_ATT_TACTICS, VD_SEND_GLORY, VDPOL_RANDOM
+from .policy import VD_ARM, VD_ATT_TACTICS, VD_HOLD_TACTICS, VD_SEND_GLORY, VDPOL_RANDOM
 from .state import (
     C_ATTACK_WINS,
     C_ATTACKS,
@@ -110,6 +110,15 @@ def tactics_held_nb(T, S, p, held):
 
 
 @njit(cache=True)
+def hold_rerolls_nb(held, prm):
+    """A strategy that keeps its dice Tactics for Ragnarök (VD_HOLD_TACTICS) counts none in a battle."""
+    if prm[VD_HOLD_TACTICS] != 0:
+        held[T_PUSH] = 0
+        held[T_NEW] = 0
+        held[T_EXCHANGE] = 0
+
+
+@njit(cache=True)
 def strength_held_nb(T, S, p):
     """The most strength p's held Tactics could add (Fury, Fury when smaller, Heroic attack)."""
     v = 0
@@ -129,7 +138,10 @@ def play_tactic_nb(T, S, p, op, weapon):
         if T.kind[c] == KIND_TACTIC and T.tactic[c] == op and (weapon == -2 or T.targs[c, 1] == weapon):
             v = T.targs[c, 0]
             discard_nb(S, hand_take_nb(S, p, i))
-            S.cnt[p, C_TACTICS_PLAYED] += 1
+            k = S.cnt[p, C_TACTICS_PLAYED]
+            if k < S.played.shape[1]:
+                S.played[p, k] = c
+            S.cnt[p, C_TACTICS_PLAYED] = k + 1
             return v
     return -1
 
@@ -292,6 +304,7 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
     extra = min(ea[EF_DICE], S.gs[G_GREY])
     S.gs[G_GREY] -= extra
     tactics_held_nb(T, S, a, held)
+    hold_rerolls_nb(held, pa)
     cfg = phase_cfg_nb(T, S, a, ROLE_ATTACK, ea, held, pa, T.dice_att + extra)
     cfg0 = cfg.copy()
     pool = np.zeros(NF, np.int8)
@@ -316,6 +329,7 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
         extra = min(ed[EF_DICE], S.gs[G_GREY])
         S.gs[G_GREY] -= extra
         tactics_held_nb(T, S, d, held)
+        hold_rerolls_nb(held, pd)
         cfg = phase_cfg_nb(T, S, d, ROLE_DEFEND, ed, held, pd, max(nd, 0) + extra)
         cfg0 = cfg.copy()
         bonus_max = ed[EF_STR] + strength_held_nb(T, S, d)

@@ -77,7 +77,7 @@ def add_to_team_nb(T, S, p, c, kind, prm):
     S.team[p, S.team_n[p]] = c
     S.team_n[p] += 1
     while S.team_n[p] > T.team_cap:
-        i = pick_nb(S, T, kind, prm, S.team[p], S.team_n[p], True)
+        i = pick_nb(S, T, p, kind, prm, S.team[p], S.team_n[p], True)
         discard_nb(S, team_take_nb(S, p, i))
 
 
@@ -89,7 +89,7 @@ def draw_keep_nb(T, S, p, n, k, kind, prm):
         draw_nb(S, p)
     got = S.hand_n[p] - start
     while got > k:
-        i = pick_nb(S, T, kind, prm, S.hand[p, start:], got, True)
+        i = pick_nb(S, T, p, kind, prm, S.hand[p, start:], got, True)
         discard_nb(S, hand_take_nb(S, p, start + i))
         got -= 1
 

@@ -3,7 +3,8 @@ random stream, so results do not depend on thread count or batch size)."""
 import numpy as np
 from numba import njit, prange
 
-from ..core.record import G_CAPPED, G_CHECK, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, log_nb, record_violation_nb
+from ..core.draft_rules import focal_seat_nb
+from ..core.record import G_CAPPED, G_CHECK, G_FOCAL, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, log_nb, record_violation_nb
 from .engine import setup_nb, turn_nb
 from .fight import ragnarok_nb
 from .jarls import J_SHIELD_GLORY
@@ -48,6 +49,8 @@ def init_state_nb(S, P, seed, log_on, check_on):
     S.glory[:] = 0
     S.rank[:] = 0
     S.cnt[:, :] = 0
+    S.opening[:, :] = -1
+    S.played[:, :] = -1
 
 
 @njit(cache=True)
@@ -133,6 +136,7 @@ def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     trigger player last), Ragnarök, scoring."""
     P = kinds.shape[0]
     init_state_nb(S, P, seed, log_on, check_on)
+    S.gs[G_FOCAL] = focal_seat_nb(T, seed, P)
     p = start = setup_nb(T, S, kinds, params)
     check_nb(T, S)
     while True:
@@ -179,6 +183,12 @@ def play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out):
                 out.cnt[g, p, k] = S.cnt[p, k]
             out.jarl[g, p] = S.jarl[p]
             out.own[g, p] = S.own_shields[p]
+            out.opening[g, p, :] = S.opening[p, :]
+            out.played[g, p, :] = S.played[p, :]
+            for i in range(S.valhalla_n[p]):
+                k = T.clan[S.valhalla[p, i]]
+                if 0 <= k < out.vclan.shape[2]:
+                    out.vclan[g, p, k] += 1
         out.turns[g] = S.gs[G_TURNS]
         out.end[g] = S.gs[G_END]
         out.violation[g] = S.gs[G_VIOLATION]

@@ -121,6 +121,7 @@ class Content:
     cards: tuple
     jarls: tuple
     dice: dict
+    cards_path: Path | None = None  #: the cards file read (cards.csv or --cards)
 
     def card(self, name: str) -> Card:
         """The card named ``name`` (case-insensitive). Raises KeyError naming close names."""
@@ -234,17 +235,22 @@ def _bool(file, entry, fld, text) -> bool:
     return low == "true"
 
 
-def load_cards(path: Path, opcodes: dict) -> tuple:
-    """cards.csv -> Cards, validated (file, entry and field in every error; DIGEST §5.1, §5.2)."""
+def load_cards(path: Path, opcodes: dict, patch=None) -> tuple:
+    """cards.csv (+ card patches, core.loading.apply_row_patch: a new card needs ``kind``) -> Cards,
+    validated (file, entry and field in every error; DIGEST §5.1, §5.2)."""
+    from ..core.loading import apply_row_patch, patch_list
+    rows = _csv_rows(path, CARD_COLUMNS, "cards")
+    for ppath, pdata in patch_list(patch):
+        rows = apply_row_patch(rows, ppath, pdata, [c for c in CARD_COLUMNS if c != "name"], ("kind",))
     cards = []
-    for r in _csv_rows(path, CARD_COLUMNS, "cards"):
+    for r in rows:
         name = r["name"].strip()
-        e = f"card {name}"
+        e = r.get("_entry") or f"card {name}"
         kind = r["kind"].strip().lower()
         if kind not in ("warrior", "tactic"):
             field_error(path, e, "kind", f"{r['kind']!r}; allowed: warrior, tactic")
         clan = r["clan"].strip().lower()
-        copies = _int(path, e, "copies", r["copies"], 1, 40)
+        copies = _int(path, e, "copies", r["copies"], 0, 40)  # 0: out of the deck (a patch's remove)
         if kind == "warrior":
             if clan not in CLANS:
                 field_error(path, e, "clan", f"{r['clan']!r}; allowed: {', '.join(CLANS)}")
@@ -343,11 +349,14 @@ def load_rules(path: Path) -> dict:
     return d
 
 
-def load_content(data_dir: Path | None = None, options: dict | None = None) -> Content:
+def load_content(data_dir: Path | None = None, options: dict | None = None, patch=None,
+                 cards_path: Path | None = None) -> Content:
     """The content of ``data_dir`` (default: simulator/data/valhalla-dice/), validated.
 
     options: {name: value} of rules.toml [options] (deck_check = "false" accepts a deck of another
-    size). Raises RulesError naming the file, entry and field with the allowed values."""
+    size); patch: card patches (core.loading.patch_list); cards_path: a cards file in place of
+    data_dir's cards.csv. Raises RulesError naming the file, entry
+    and field with the allowed values."""
     data_dir = Path(data_dir) if data_dir is not None else DICE_DIR
     rules = load_rules(data_dir / "rules.toml")
     opts = {k: v[0] for k, v in rules["options"].items()}
@@ -359,15 +368,16 @@ def load_content(data_dir: Path | None = None, options: dict | None = None) -> C
             raise RulesError(f"option {k}={v!r}; allowed: {', '.join(rules['options'][k])}")
         opts[k] = text
     opcodes = load_opcodes(data_dir / "opcodes.toml")
-    cards = load_cards(data_dir / "cards.csv", opcodes)
+    cards_path = Path(cards_path) if cards_path is not None else data_dir / "cards.csv"
+    cards = load_cards(cards_path, opcodes, patch)
     jarls = load_jarls(data_dir / "jarls.csv", opcodes)
     n = sum(c.copies for c in cards)
     if opts.get("deck_check", "true") == "true" and n != rules["setup"]["deck"]:
-        raise RulesError(f"{data_dir / 'cards.csv'}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
+        raise RulesError(f"{cards_path}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
                          f"{rules['setup']['deck']} (or option deck_check=false)")
     check_setup_fits(data_dir, rules, cards)
     rules = dict(rules, chosen=opts)
-    return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"))
+    return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"), cards_path)
 
 
 def check_setup_fits(data_dir: Path, rules: dict, cards: tuple) -> None:

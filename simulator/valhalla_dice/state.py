@@ -23,12 +23,14 @@ END_SHIELD, END_DECK = 1, 2
 MAXH = 96  #: cards in a hand
 MAXV = 64  #: Warriors in a Valhalla
 TEAM = 8  #: team slots (the cap is rules.toml's team_cap, 4; the extra slots hold the overflow)
+OPENING = 8  #: cards recorded of a seat's start (hand kept + table Warriors; the analyses' "picks")
+PLAYED = 16  #: Tactics recorded per seat in the order played (more are counted, not listed)
 
 # per-seat counters for the analyses (int32[P6, N_CNT])
 C_ATTACKS, C_ATTACK_WINS, C_DEFENCES, C_DEFENCE_WINS, C_NO_WINNER = 0, 1, 2, 3, 4
 C_GLORY_ATTACK, C_GLORY_DEFENCE, C_GLORY_RAGNAROK, C_GLORY_SHIELDS, C_GLORY_SETS, C_GLORY_JARL = 5, 6, 7, 8, 9, 10
-C_TACTICS_PLAYED, C_SENT_DEFENCE = 11, 12
-N_CNT = 13
+C_TACTICS_PLAYED, C_SENT_DEFENCE, C_TURNS = 11, 12, 13
+N_CNT = 14
 
 VDSTATE_DTYPE = np.dtype([
     ("gs", np.int32, (N_GS,)),
@@ -44,6 +46,8 @@ VDSTATE_DTYPE = np.dtype([
     ("glory", np.int32, (P6,)),  # final Glory (scored at the end)
     ("rank", np.int8, (P6,)),  # 1 = winner; tied seats share a rank (DIGEST §5.11 tie-breaks)
     ("cnt", np.int32, (P6, N_CNT)),
+    ("opening", np.int16, (P6, OPENING)),  # the cards a seat starts with, after setup's choices; -1 padding
+    ("played", np.int16, (P6, PLAYED)),  # Tactics played, in order; -1 padding
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
 ])
 

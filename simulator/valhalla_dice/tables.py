@@ -55,6 +55,10 @@ VDTABLES_DTYPE = np.dtype([
     ("set_bonus", np.int16, (P6 + 1, 5 ** 5)),  # best set bonus by player count and won counts per opponent
     ("cum", np.float64, (3, 6)),  # cumulative face probabilities: red, black, grey
     ("opts", np.int8, (N_OPTS,)),
+    # volva ablate (core.draft_rules): DRAFT_FORCED / DRAFT_BANNED marks on cards and Jarls, any set,
+    # and 1 when they bind one seat per game (seed % P) instead of every seat
+    ("draft", np.int8, (MAX_ROWS,)), ("j_draft", np.int8, (MAX_JARLS,)), ("draft_rules", np.int8),
+    ("draft_one", np.int8),
 ])
 
 
