@@ -22,8 +22,10 @@ from volva.analysis.intervals import ALPHA, correct
 from volva.analysis.suffstats import ALL, WIN_UNIT, Stats
 
 
-def by_group(st: Stats, alpha: float = ALPHA) -> dict[str, dict[str, pd.DataFrame]]:
-    """{dimension: {"pooled": one row per value, "strategy": one row per (strategy, value)}}, empty
+def by_group(st: Stats, alpha: float = ALPHA) -> dict[str, dict]:
+    """{dimension: {"pooled": one row per value, "strategy": one row per (strategy, value),
+    "average": the average clan's win rate, "per_game": True for a value every clan of a game
+    shares (then every pooled rate is the average by construction: ``fixed``, not tested)}}, empty
     without group sums. Pooled columns: value, aggregate.RATE_COLUMNS, ``vs_average`` (win rate −
     the average clan's), ``p_value``, ``p_adj`` (BH over the dimension's tested values),
     ``significant``, ``share`` (of all clans) and mean Glory per source (``glory_<source>``)."""
@@ -38,6 +40,8 @@ def by_group(st: Stats, alpha: float = ALPHA) -> dict[str, dict[str, pd.DataFram
         average = every["w"].sum() / WIN_UNIT / max(int(every["n"].sum()), 1)
         pooled["share"] = pooled["n"] / max(int(every["n"].sum()), 1)
         pooled["vs_average"] = pooled["win_rate"] - average
+        if np.allclose(pooled["vs_average"].to_numpy(float), 0.0, atol=1e-9):
+            pooled["fixed"] = True  # a value every clan of a game shares (how it ended): 1/N by construction
         se = pooled["se"].to_numpy(float)
         tested = ~pooled["small"].to_numpy(bool) & ~pooled["fixed"].to_numpy(bool) & (se > 0)
         z = np.divide(pooled["vs_average"].to_numpy(float), se, out=np.zeros(len(se)), where=se > 0)
@@ -49,5 +53,5 @@ def by_group(st: Stats, alpha: float = ALPHA) -> dict[str, dict[str, pd.DataFram
                               on="value", how="left")
         strat = rate_table(t[t["strategy"] != ALL], ["strategy", "value"])
         out[dim] = {"pooled": pooled.sort_values("win_rate", ascending=False).reset_index(drop=True),
-                    "strategy": strat, "average": average}
+                    "strategy": strat, "average": average, "per_game": bool(pooled["fixed"].all())}
     return out

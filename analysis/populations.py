@@ -119,6 +119,8 @@ def verdicts(long: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     from statsmodels.stats.multitest import multipletests
     total = long["population"].nunique()
     rows = []
+    # a population whose card rows were all too small leaves se/effect empty (object dtype): numbers
+    long = long.assign(se=pd.to_numeric(long["se"], errors="coerce"), effect=pd.to_numeric(long["effect"], errors="coerce"))
     for (age, card), g in long.groupby(["age", "card"], sort=True):
         g = g[np.isfinite(g["se"]) & (g["se"] > 0)]
         if not len(g):

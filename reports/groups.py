@@ -24,7 +24,7 @@ def plot_group(dim: str, t: pd.DataFrame, average: float, path: Path | None = No
     values sorted by rate, coloured where the BH-corrected test against the average clan rejects."""
     import matplotlib.pyplot as plt
     t = t.sort_values("win_rate").reset_index(drop=True)
-    fig = plt.figure(figsize=(9, 1.8 + 0.22 * len(t)), dpi=110)
+    fig = plt.figure(figsize=(9, 2.4 + 0.22 * len(t)), dpi=110)
     ax = fig.add_subplot()
     y = np.arange(len(t))
     r = t["win_rate"].to_numpy(float)
@@ -33,7 +33,7 @@ def plot_group(dim: str, t: pd.DataFrame, average: float, path: Path | None = No
     lo = np.clip(r - t["ci_low"].to_numpy(float), 0, None)
     hi = np.clip(t["ci_high"].to_numpy(float) - r, 0, None)
     for c, lab in ((SIG_UP, "above the average clan (BH q<0.05)"), (SIG_DOWN, "below the average clan (BH q<0.05)"),
-                   (NS, "not significant or small")):
+                   (NS, "fixed by construction" if t["fixed"].all() else "not significant or small")):
         m = color == c
         if m.any():
             ax.errorbar(r[m], y[m], xerr=[lo[m], hi[m]], fmt="o", ms=4, color=c, capsize=2, label=lab)
@@ -41,10 +41,10 @@ def plot_group(dim: str, t: pd.DataFrame, average: float, path: Path | None = No
     labels = [f"{v} ({s:.1%} of clans)" + (" *" if sm else "") for v, s, sm in zip(t["value"], t["share"], t["small"])]
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_ylim(-1, len(t))
-    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.1%}"))
     ax.set_xlabel("win rate of the clans in the group, all strategies (95% CI clustered by seed block)")
     ax.set_title(f"Win rate by {dim}" + ("; * = small" if t["small"].any() else ""))
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize=8, frameon=False)  # off the dots
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     if path is not None:
@@ -68,10 +68,15 @@ def build(st, out_dir: Path, sources: dict | None = None) -> tuple[list[tuple[st
     rows = []
     for dim, tabs in groups.items():
         name = file_name(dim)
-        note = (f"Clans grouped by {dim}, over every strategy. A group is what a clan had or did, so this is "
-                "an association: the clans' strategy and luck come with it (`volva ablate` measures a cause). "
-                "Colour: z-test of the group's win rate against the average clan's, Benjamini–Hochberg "
-                "corrected over the values of this dimension.")
+        if tabs["per_game"]:
+            note = (f"Every clan of a game shares its {dim}, so over all strategies each value's win rate is the "
+                    "average clan's by construction (shown fixed, not tested): read the share of games and the "
+                    "Glory by source here, and the per-strategy table below for which strategy wins in each.")
+        else:
+            note = (f"Clans grouped by {dim}, over every strategy. A group is what a clan had or did, so this is "
+                    "an association: the clans' strategy and luck come with it (`volva ablate` measures a cause). "
+                    "Colour: z-test of the group's win rate against the average clan's, Benjamini–Hochberg "
+                    "corrected over the values of this dimension.")
         figs.append((name, f"By {dim}", plot_group(dim, tabs["pooled"], tabs["average"], out_dir / name), note))
         rows.append(tabs["pooled"].assign(dimension=dim, strategy="(all)"))
         rows.append(tabs["strategy"].assign(dimension=dim))
@@ -90,7 +95,10 @@ def html_section(groups: dict, fig_block, fmt_table, pct: tuple, floats: dict) -
     for dim, tabs in groups.items():
         e = html.escape
         p = tabs["pooled"].drop(columns=["se", "fixed", "clustered"], errors="ignore")
-        parts += [f"<h2>By {e(dim)}</h2>", fig_block(file_name(dim)),
+        what = {"Valhalla clan": "the clan with most Warriors in the player's Valhalla at the end ('mixed': a "
+                                  "tie; '(empty)': none)"}.get(dim, "")
+        parts += [f"<h2>By {e(dim)}</h2>", f"<p class='note'>{e(dim)}: {e(what)}</p>" if what else "",
+                  fig_block(file_name(dim)),
                   fmt_table(p, (*pct, "share", "vs_average"), {**floats, "p_value": ".2g", "p_adj": ".2g",
                                                               **{c: ".2f" for c in p.columns if c.startswith("Glory from")}}),
                   f"<h3>By {e(dim)} and strategy</h3>", fmt_table(tabs["strategy"], pct, floats)]

@@ -498,8 +498,9 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         res["glory_sources"] = gs[gs["source"].isin(list(src_labels))].assign(
             source=lambda d: d["source"].map(src_labels))
     has_stats = _terms(st).get("clan_stats", True) is not False
-    if not has_stats:  # a game without clan stat tracks (Valhalla, the dice game)
+    if not has_stats:  # a game without clan stat tracks or figures on a board (Valhalla, the dice game)
         res["stat_paths"] = {}
+        res["strategy"] = res["strategy"].drop(columns=["figures_at_ragnarok", "legendary"], errors="ignore")
     else:
         sp = res["stat_paths"][focal]
         add("stat_paths.png", "Stat paths",
@@ -568,7 +569,8 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         res["shape_clan"], res["shape_game"] = res["game_shape"]
         names = _terms(st).get("shape") if isinstance(_terms(st).get("shape"), dict) else {}
         if names:  # the CSV in the game's words, without the counters it does not fill
-            drop = [c for c in E.SHAPE_NAMES if c not in names] + [f"se_{c}" for c in E.SHAPE_NAMES if c not in names]
+            drop = [c for c in E.SHAPE_NAMES if c not in names] + [f"se_{c}" for c in E.SHAPE_NAMES if c not in names] \
+                + [f"{x}_level" for x in E.STAT_NAMES]
             res["shape_clan"] = res["shape_clan"].drop(columns=drop + ["bonus_share"], errors="ignore").rename(
                 columns={**names, **{f"se_{k}": f"se {v}" for k, v in names.items()}})
     for name, key in (("cards.csv", "card_summary_all"), ("card_uses.csv", "card_uses"), ("strategy.csv", "strategy"),

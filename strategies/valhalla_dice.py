@@ -73,6 +73,10 @@ PARAM_KEYS = {
 }
 
 
+#: knobs that count (Warriors, Glory, cards, Tactics) or switch: whole numbers only
+INT_KEYS = ("arming", "attack_team", "send_glory", "endgame_deck", "attack_tactics", "idle_attack", "hold_tactics")
+
+
 def load_strategy_file(path) -> tuple[int, np.ndarray]:
     """A strategy file of Valhalla, the dice game (TOML)::
 
@@ -107,8 +111,9 @@ def parse_strategy_doc(d: dict, path) -> tuple[int, np.ndarray]:
         if k in d:
             x = d[k]
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not lo <= x <= hi:
-                raise ValueError(f"{path}: key '{k}': {x!r}; allowed: a number {lo}..{hi}")
-            if k in ("arming", "idle_attack", "hold_tactics") and x != int(x):
+                kind_ = "an integer" if k in INT_KEYS else "a number"
+                raise ValueError(f"{path}: key '{k}': {x!r}; allowed: {kind_} {lo}..{hi}")
+            if k in INT_KEYS and x != int(x):
                 raise ValueError(f"{path}: key '{k}': {x!r}; allowed: an integer {lo}..{hi}")
             v[i] = float(x)
     bonus = d.get("jarl_bonus", {})
@@ -118,12 +123,14 @@ def parse_strategy_doc(d: dict, path) -> tuple[int, np.ndarray]:
         from volva.simulator.valhalla_dice.api import load
         names = load().god_names
         for jarl, x in bonus.items():
-            if jarl not in names or isinstance(x, bool) or not isinstance(x, (int, float)) or not -100 <= x <= 100:
+            if jarl not in names:
                 import difflib
                 close = difflib.get_close_matches(str(jarl), names, n=3)
-                raise ValueError(f"{path}: key 'jarl_bonus.{jarl}': {x!r}; allowed: a Jarl of "
-                                 "simulator/data/valhalla-dice/jarls.csv = a number -100..100"
-                                 + (f" (did you mean {', '.join(close)}?)" if close else ""))
+                raise ValueError(f"{path}: key 'jarl_bonus.{jarl}': no such Jarl; allowed: a Jarl of "
+                                 "simulator/data/valhalla-dice/jarls.csv" + (f" (did you mean {', '.join(close)}?)"
+                                                                             if close else ""))
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not -100 <= x <= 100:
+                raise ValueError(f"{path}: key 'jarl_bonus.{jarl}': {x!r}; allowed: a number -100..100")
             v[VD_JARL_W0 + names.index(jarl)] = float(x)
     return kind, v
 

@@ -38,10 +38,11 @@ CASES = {
                            "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
                           # moved (was 9903165fd5e55500) by the pass rule alone, as above
                           "e0b5314c440b57c6"),
-    # recorded in issue 12 (this game's picks and uses were first filled then); the games equal those
-    # of 510e7ae (a digest of every per-game result at 2, 3, 4 and 6 players matched)
+    # recorded in issue 12 when this game's picks and uses were first filled (5e875d73dd68823d, the
+    # games of 510e7ae); moved by rulings R62: a Jarl's shield_glory, draw_keep and pair_limit act by
+    # R55's 'either'/'both' and conditions (they acted unconditionally), and its Glory is the Jarl's
     "valhalla-dice-4p": (["--ruleset", "valhalla-dice", "--lineup", "greedy,raider,turtle,greedy-dp"],
-                         "5e875d73dd68823d"),
+                         "0f0a8f71b9ff9108"),
 }
 
 

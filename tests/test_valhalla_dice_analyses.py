@@ -83,7 +83,7 @@ def _focal(seeds, P):
 def test_ablate_forces_and_bans_a_jarl(rs):
     """Rulings R61: forced, the bound seat (seed % P) holds the Jarl in every game; banned, never."""
     j = rs.god_names.index("Einar")
-    (jid,) = rs.card_ids("einar")
+    (jid,) = rs.card_ids("Einar")
     forced = rs.with_draft_rule("Einar", E.DRAFT_FORCED, [jid], one_clan=True)
     banned = rs.with_draft_rule("Einar", E.DRAFT_BANNED, [jid], one_clan=True)
     f = _focal(SEEDS, 4)
@@ -111,8 +111,10 @@ def test_ablate_forces_and_bans_a_card(rs):
     gone = rs.without_card("Push Back", [cid])
     assert gone.T.n_deck == rs.T.n_deck - sum(c.copies for c in rs.content.cards if c.name == "Push Back")
     assert not (api.play_results(gone, LINEUP, SEEDS, True).opening == cid).any()
-    with pytest.raises(RulesError, match="no card"):
+    with pytest.raises(RulesError, match="did you mean 'Push Back'"):
         rs.card_ids("Push Bak")
+    with pytest.raises(RulesError, match="did you mean 'Einar'"):
+        rs.card_ids("einar")  # names are exact (the holders of an ablation are matched by name)
 
 
 def test_ablate_command_for_a_jarl(tmp_path):

@@ -243,13 +243,13 @@ def test_end_one_final_round_then_ragnarok(rs, P):
         assert S.gs[10] == 0  # no invariant violated
 
 
-def score(rs, P, won, own, valhalla_glory=0):
+def score(rs, P, won, own, valhalla_glory=0, shield_glory=None):
     S, _ = setup(rs, P)
     S.valhalla_n[:] = 0
     S.jarl[:] = -1
     S.won[:, :] = np.asarray(won)
     S.own_shields[:P] = own
-    PO.score_nb(rs.T, S)
+    PO.score_nb(rs.T, S, np.full(P, -1, np.int64) if shield_glory is None else np.asarray(shield_glory, np.int64))
     return S
 
 
@@ -354,3 +354,28 @@ def test_jarl_bonus_names_are_checked(tmp_path):
     f.write_text('[jarl_bonus]\n"Einarr" = 1\n')
     with pytest.raises(ValueError, match=r"jarl_bonus.Einarr.*did you mean Einar"):
         resolve(str(f))
+
+
+def test_jarl_end_abilities_follow_either_and_both(rs):
+    """Rulings R55/R62 (DIGEST §5.1): a Jarl's shield_glory acts by its condition at the end of the
+    final round: Bernhard (either; secondary after losing a shield), Jarl 21 (both; primary
+    always); the Glory is the Jarl's, not the shields'. Agnar (either): draw 3 keep 1 only while
+    the secondary (4+ cards in hand) does not hold."""
+    from volva.simulator.valhalla_dice.jarls import J_DRAW_KEEP, J_SHIELD_GLORY, ROLE_ATTACK, ROLE_RAGNAROK, ability_arg_nb
+    S, _ = setup(rs, 3)
+    bern, j21, agnar = (rs.god_names.index(n) for n in ("Bernhard", "Jarl 21", "Agnar"))
+    S.jarl[0], S.jarl[1], S.jarl[2] = bern, j21, agnar
+    S.own_shields[:3] = rs.T.shields
+    assert ability_arg_nb(rs.T, S, 0, J_SHIELD_GLORY, -1, ROLE_RAGNAROK, 0) == -1  # no shield lost yet
+    S.own_shields[0] -= 1
+    assert ability_arg_nb(rs.T, S, 0, J_SHIELD_GLORY, -1, ROLE_RAGNAROK, 0) == 1
+    assert ability_arg_nb(rs.T, S, 1, J_SHIELD_GLORY, -1, ROLE_RAGNAROK, 0) == 2
+    S.hand_n[2] = 3
+    assert ability_arg_nb(rs.T, S, 2, J_DRAW_KEEP, -1, ROLE_ATTACK, 0) == 3
+    S.hand_n[2] = 4
+    assert ability_arg_nb(rs.T, S, 2, J_DRAW_KEEP, -1, ROLE_ATTACK, 0) == -1
+    won = np.zeros((6, 6), int)
+    won[1, 0] = 2
+    S = score(rs, 3, won, [2, 4, 4], shield_glory=[-1, 2, -1])
+    assert S.glory[1] == 2 * (4 + 2) + 2 * 2 and S.cnt[1, ST.C_GLORY_JARL] == 4  # no set: one opponent
+    assert S.cnt[1, ST.C_GLORY_SHIELDS] == 2 * (4 + 2)

@@ -110,24 +110,27 @@ class Ruleset:
         deal = self.content.rules["chosen"].get("jarl_deal", "3")
         k = {"3": 3, "5": 5, "recommended": 1}.get(deal, 0)
         pool = [j for j in self.content.jarls if j.min_players <= P and (deal != "recommended" or j.recommended)]
+        for j in np.nonzero(self.T.j_draft[:len(self.god_names)])[0]:  # volva ablate on a Jarl
+            if self.content.jarls[j] not in pool:
+                raise RulesError(f"{self.god_names[j]}: not dealt at {P} players (jarls.csv min_players "
+                                 f"{self.content.jarls[j].min_players}, option jarl_deal={deal}); allowed: a Jarl in play")
         if k * P > len(pool):
             raise RulesError(f"option jarl_deal={deal}: {P} players need {k * P} Jarls, {len(pool)} can be dealt "
                              f"(jarls.csv); allowed at {P} players: fewer players or jarl_deal=3 / none")
 
     def card_ids(self, name: str) -> list[int]:
-        """Rows of the card called ``name`` (case-insensitive); a Jarl's name gives its row offset by
-        the cards (``n_cards + row``: ``volva ablate`` takes a card or a Jarl). Raises RulesError
-        naming close ones."""
-        low = name.strip().lower()
-        for j, jn in enumerate(self.god_names):
-            if jn.lower() == low:
-                return [self.n_cards + j]
-        try:
-            c = self.content.card(name)
-        except KeyError as exc:
-            near = [j for j in self.god_names if low and low in j.lower()][:8]
-            raise RulesError(exc.args[0] + (f"; Jarls: {', '.join(near)}" if near else "")) from None
-        return [self.card_names.index(c.name)]
+        """Rows of the card called exactly ``name``; a Jarl's name gives its row offset by the cards
+        (``n_cards + row``: ``volva ablate`` takes a card or a Jarl). Raises RulesError naming the
+        closest card and Jarl names."""
+        if name in self.god_names:
+            return [self.n_cards + self.god_names.index(name)]
+        if name in self.card_names:
+            return [self.card_names.index(name)]
+        import difflib
+        every = [*self.card_names, *self.god_names]
+        close = difflib.get_close_matches(name, every, n=3) or [n for n in every if name.strip().lower() == n.lower()]
+        raise RulesError(f"no card or Jarl {name!r} (names as in cards.csv and jarls.csv, exact)"
+                         + (f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""))
 
     def with_draft_rule(self, name: str, rule: int, ids: list[int] | None = None, one_clan: bool = False) -> Ruleset:
         """A copy whose kernels mark ``ids`` (card_ids) forced or banned (E.DRAFT_*): a bound seat

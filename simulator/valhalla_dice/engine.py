@@ -12,7 +12,7 @@ from ..core.enums import DRAFT_BANNED, DRAFT_FORCED
 from ..core.record import G_FOCAL, G_NP, G_TURNS, log_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .fight import battle_game_nb
-from .jarls import J_DRAW_KEEP, J_PAIR, ROLE_ATTACK, jarl_condition_nb
+from .jarls import J_DRAW_KEEP, J_PAIR, ROLE_ATTACK, ability_arg_nb
 from .piles import add_to_team_nb, discard_nb, draw_keep_nb, draw_nb, hand_take_nb
 from .policy import (
     VD_ATTACK_TEAM,
@@ -271,12 +271,9 @@ def can_attack_nb(S, p, q):
 
 @njit(cache=True)
 def pair_cap_nb(T, S, p):
-    j = S.jarl[p]
-    if j >= 0:
-        for k in range(2):
-            if T.j_op[j, k] == J_PAIR:
-                return T.j_args[j, k, 0]
-    return T.pair_cap
+    """Weapons action A2 may add (003 l.85), or a Jarl's pair_limit when it acts (R55)."""
+    a = ability_arg_nb(T, S, p, J_PAIR, -1, ROLE_ATTACK, 0)
+    return a if a >= 0 else T.pair_cap
 
 
 @njit(cache=True)
@@ -420,11 +417,9 @@ def turn_nb(T, S, dts, p, kinds, params):
         log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
         draw_keep_nb(T, S, p, T.draw, T.keep, kind, prm)
     n, k = T.draw, T.keep
-    j = S.jarl[p]
-    if j >= 0:
-        for s in range(2):
-            if T.j_op[j, s] == J_DRAW_KEEP and (s == 0 or jarl_condition_nb(T, S, j, p, -1, ROLE_ATTACK)):
-                n, k = T.j_args[j, s, 0], T.j_args[j, s, 1]
+    if ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 0) >= 0:  # a Jarl's Phase B (R55)
+        n = ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 0)
+        k = ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 1)
     draw_keep_nb(T, S, p, n, k, kind, prm)
 
 

@@ -34,6 +34,30 @@ def jarl_condition_nb(T, S, j, p, opp, role):
 
 
 @njit(cache=True)
+def ability_on_nb(T, S, j, s, p, opp, role):
+    """Whether ability slot s (0 primary, 1 secondary) of seat p's Jarl j acts now (rulings R55):
+    'both': the primary always, the secondary when its condition holds; 'either': the secondary
+    when its condition holds, else the primary."""
+    cond = jarl_condition_nb(T, S, j, p, opp, role)
+    if s == 1:
+        return cond
+    return T.j_combine_both[j] == 1 or not cond
+
+
+@njit(cache=True)
+def ability_arg_nb(T, S, p, op, opp, role, k):
+    """Argument k of seat p's Jarl ability ``op`` when it acts now (ability_on_nb); -1 when the
+    seat has no Jarl, the Jarl has no such ability, or it does not act."""
+    j = S.jarl[p]
+    if j < 0:
+        return -1
+    for s in range(2):
+        if T.j_op[j, s] == op and ability_on_nb(T, S, j, s, p, opp, role):
+            return T.j_args[j, s, k]
+    return -1
+
+
+@njit(cache=True)
 def clans_nb(T, S, p):
     seen = 0
     for i in range(S.team_n[p]):

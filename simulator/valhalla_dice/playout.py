@@ -7,8 +7,9 @@ from ..core.draft_rules import focal_seat_nb
 from ..core.record import G_CAPPED, G_CHECK, G_FOCAL, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, log_nb, record_violation_nb
 from .engine import setup_nb, turn_nb
 from .fight import ragnarok_nb
-from .jarls import J_SHIELD_GLORY
+from .jarls import J_SHIELD_GLORY, ROLE_RAGNAROK, ability_arg_nb
 from .state import (
+    C_GLORY_JARL,
     C_GLORY_SETS,
     C_GLORY_SHIELDS,
     G_DECK_N,
@@ -78,10 +79,11 @@ def check_nb(T, S):
 
 
 @njit(cache=True)
-def score_nb(T, S):
+def score_nb(T, S, shield_glory):
     """DIGEST §5.11: Glory = Valhalla Glory + shields by the points card of the player count (2 p:
     won shields only) + the best partition of won shields into sets of different opponents, a
-    Jarl's shield_glory; ranks with the tie-breaks of 003 l.144 (opponents' shields, then own)."""
+    Jarl's shield_glory (shield_glory[p]: its Glory per won shield, -1 when it does not act; booked
+    as Jarl Glory); ranks with the tie-breaks of 003 l.144 (opponents' shields, then own)."""
     P = S.gs[G_NP]
     for p in range(P):
         g = 0
@@ -98,14 +100,11 @@ def score_nb(T, S):
             k += 1
         sh = T.per_shield * (won + (S.own_shields[p] if T.own_score[P] == 1 else 0))
         sets = T.set_bonus[P, idx]
-        j = S.jarl[p]
-        if j >= 0:
-            for s in range(2):
-                if T.j_op[j, s] == J_SHIELD_GLORY:
-                    sh += T.j_args[j, s, 0] * won
+        jg = max(shield_glory[p], 0) * won  # a Jarl's shield_glory, when it acts (rulings R62)
         S.cnt[p, C_GLORY_SHIELDS] = sh
         S.cnt[p, C_GLORY_SETS] = sets
-        S.glory[p] = g + sh + sets
+        S.cnt[p, C_GLORY_JARL] += jg
+        S.glory[p] = g + sh + sets + jg
     for p in range(P):
         r = 1
         for q in range(P):
@@ -156,10 +155,14 @@ def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     first = (p + 1) % P  # from the left of the last final turn (DIGEST §5.10), or the first player
     if T.opts[O_RAGNAROK_ORDER] == 1:
         first = start
+    # end-of-game Jarl abilities act by their condition at the end of the final round (R62)
+    shield_glory = np.full(P, -1, np.int64)
+    for i in range(P):
+        shield_glory[i] = ability_arg_nb(T, S, i, J_SHIELD_GLORY, -1, ROLE_RAGNAROK, 0)
     for i in range(P):
         ragnarok_nb(T, S, dts, (first + i) % P, kinds, params)
     check_nb(T, S)
-    score_nb(T, S)
+    score_nb(T, S, shield_glory)
     if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
         record_violation_nb(S, INV_UNFINISHED)
 

@@ -373,7 +373,8 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
     jarls = load_jarls(data_dir / "jarls.csv", opcodes)
     n = sum(c.copies for c in cards)
     if opts.get("deck_check", "true") == "true" and n != rules["setup"]["deck"]:
-        raise RulesError(f"{cards_path}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
+        src = f"{cards_path}" + (" with the card patches" if patch else "")
+        raise RulesError(f"{src}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
                          f"{rules['setup']['deck']} (or option deck_check=false)")
     check_setup_fits(data_dir, rules, cards)
     rules = dict(rules, chosen=opts)
