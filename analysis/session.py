@@ -86,7 +86,8 @@ def module_options(modules: list[str] | None) -> list[str]:
     out = []
     for m in modules or []:
         if m not in MODULES:
-            raise UsageError(f"--module {m!r}; allowed: {sorted(MODULES)}")
+            raise UsageError(f"--module {m!r}; allowed: {', '.join(sorted(MODULES))} (Blood Rage); the modules of "
+                             "Valhalla, the dice game (loki-deception, king-of-the-hill) are not built yet")
         out.append(f"{MODULES[m]}=true")
     return out
 

@@ -703,13 +703,17 @@ def _html(run_dir: Path, meta: dict, res: dict, figs, out_dir: Path, gods_note: 
     parts += ["<h2>Cards</h2>", fig_block("card_forest.png")]
     cs = res["card_summary"]
     if cs is not None and len(cs):
-        parts.append(f"<h3>{e(focal)}: drafted, played and kept</h3><p class='note'>ata = average pick "
-                     "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
-                     "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
-                     "z-test of iwd with a standard error clustered by seed block, over the tested rows of "
-                     "cards.csv; played = used in a battle, as an upgrade or as a quest; kept = "
-                     + _term(st, "kept")
-                     + "; glory_* = mean final Glory of those clans.</p>")
+        if _terms(st).get("cards_note"):  # a game without a draft says what its card table means
+            parts.append(f"<h3>{e(focal)}: {e(_term(st, 'drafted'))} and played</h3><p class='note'>"
+                         f"{e(str(_terms(st)['cards_note']))}</p>")
+        else:
+            parts.append(f"<h3>{e(focal)}: drafted, played and kept</h3><p class='note'>ata = average pick "
+                         "position (1 = first pick of the age); iwd = win rate when drafted − win rate when not "
+                         "drafted (same age and strategy); p_adj = Benjamini–Hochberg adjusted p of the "
+                         "z-test of iwd with a standard error clustered by seed block, over the tested rows of "
+                         "cards.csv; played = used in a battle, as an upgrade or as a quest; kept = "
+                         + _term(st, "kept")
+                         + "; glory_* = mean final Glory of those clans.</p>")
         cs = cs.sort_values("iwd", ascending=False).drop(
             columns=["se", "p_value", "tested", "p_holm", "n_not", "win_rate_not"], errors="ignore")  # in cards.csv
         parts.append(_fmt_table(cs, ("win_rate_drafted", "ci_low", "ci_high", "iwd", "win_rate_played",

@@ -69,6 +69,11 @@ VALHALLA_DICE_TERMS = {
     "shape_note": "Per clan: means per game. The attacker win rate is attacks won / attacks (ties go to the "
                   "attacker, 003 l.119); its interval counts battles as independent.",
     "drafted": "started with",  # BatchOut.picks: the kept hand and the table Warrior
+    "cards_note": "started with = in the hand kept at setup (7 keep 5) or the table Warrior picked; iwd = win "
+                  "rate when started with − when not (same strategy); p_adj = Benjamini–Hochberg adjusted p of "
+                  "the z-test of iwd clustered by seed block; played = a Tactic played in a battle; ata and age "
+                  "have no meaning in this game (no draft, one deck). Starting with a card is partly the "
+                  "player's keep choice: `volva ablate CARD` measures its effect.",
 }
 
 _ENGINES: dict[str, Engine] = {}

@@ -64,6 +64,7 @@ def test_strategies_list():
     (["--players", "3", "--lineup", "greedy,ninja,greedy"], "unknown strategy 'ninja'"),
     (["--option", "jarl_deal=7"], "option jarl_deal=7; allowed: 3, 5, recommended, none"),
     (["--option", "speed=3"], "option 'speed'; allowed: two_any_reading, jarl_deal"),
+    (["--module", "loki-deception"], "modules of Valhalla, the dice game (loki-deception, king-of-the-hill) are not built"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, needle):
     r = volva("run", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "x"), *args)
