@@ -91,7 +91,8 @@ ArmBatchSize = Annotated[int, typer.Option("--batch-size", help="Games per batch
 BatchSizeOverride = Annotated[int | None, typer.Option("--batch-size", help="Override the games per batch.",
                                                           callback=_BATCH)]
 Options = Annotated[list[str] | None, typer.Option("--option", help="Rule option key=value (repeatable).")]
-Modules = Annotated[list[str] | None, typer.Option("--module", help="Rule module (repeatable): gods-of-asgard.")]
+Modules = Annotated[list[str] | None, typer.Option("--module", help="Rule module (repeatable): gods-of-asgard (Blood Rage); "
+                                                                           "loki-deception, king-of-the-hill (valhalla-dice).")]
 Ruleset = Annotated[str, typer.Option("--ruleset", help="Rule set directory under simulator/data/.")]
 RulesetOverride = Annotated[str | None, typer.Option("--ruleset", help="Override the rule set (blood-rage, "
                                                         "valhalla, valhalla-dice).")]
@@ -126,8 +127,12 @@ Population = Annotated[list[str] | None, typer.Option(
     "--population", help="NAME=LINEUP, repeatable, or 'default' (an archetype, a greedy and a tuned field): "
     "play the experiment once per bot population into OUT/NAME/ and say per card whether its effect is "
     "consistent, bot-dependent, partial or absent across them (analysis/populations.py).")]
-VariantPatch = Annotated[list[Path], typer.Option("--patch", help="Card patch (TOML) of the variant arm "
-                                                  "(repeatable).")]
+VariantPatch = Annotated[list[Path] | None, typer.Option("--patch", help="Card patch (TOML) of the variant arm "
+                                                         "(repeatable).")]
+VariantOption = Annotated[list[str] | None, typer.Option("--variant-option", help="Rule option key=value of the variant "
+                                                         "arm only (repeatable).")]
+VariantModule = Annotated[list[str] | None, typer.Option("--variant-module", help="Rule module of the variant arm only "
+                                                         "(repeatable), e.g. loki-deception.")]
 Sweep = Annotated[str | None, typer.Option("--sweep", help="Valhalla: cycle the games through every ordered god "
                                               "combination (gods: 60) or set of 3 (god-sets: 10).")]
 ReplaySweep = Annotated[str | None, typer.Option("--sweep", help="As the run: Valhalla god sweep (gods, "
@@ -206,8 +211,8 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
     return res.code
 
 
-def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None, decide=None) -> play.Outcome:
-    res = play.play_arms(run, rs_b, arms, out, card, ages, progress=_progress, decide=decide)
+def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None, decide=None, variant_args=()) -> play.Outcome:
+    res = play.play_arms(run, rs_b, arms, out, card, ages, progress=_progress, decide=decide, variant_args=variant_args)
     if res.status == "interrupted":
         _err(f"interrupted after {res.games_done:,} paired games; partial results kept in {out}")
     return res
@@ -409,7 +414,7 @@ def study(
 
 @app.command()
 def compare(
-    patch: VariantPatch = ...,
+    patch: VariantPatch = None,
     players: Players = 4,
     lineup: Lineup = None,
     games: ArmGames = 20_000,
@@ -429,19 +434,28 @@ def compare(
     target_halfwidth: TargetHalfwidth = None,
     alpha: Alpha = None,
     look: Look = None,
+    variant_option: VariantOption = None,
+    variant_module: VariantModule = None,
 ) -> None:
-    """What-if balance: the baseline card set vs a patched one on the same seeds and lineups;
-    prints what moved (per strategy paired; per card, god pair and stat path with BH correction).
-    With --population: once per bot population, and a verdict per card across them."""
+    """What-if balance: the baseline vs a variant (card patches, rule options or modules of the
+    variant arm) on the same seeds and lineups; prints what moved (per strategy paired; per card,
+    god pair and stat path with BH correction). With --population: once per bot population, and a
+    verdict per card across them."""
     with _usage():
         _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         option = session.option_args(option, module)
+        patch = list(patch or [])
+        variant_args = session.option_args(variant_option, variant_module)
+        if not patch and not variant_args:
+            raise session.UsageError("compare needs a variant arm: --patch FILE, --variant-option key=value or "
+                                     "--variant-module NAME")
+        what = ", ".join([*map(str, patch), *variant_args])
         if population:
             rs_a, pops = session.populations(population, lineup, players, option, ruleset)
         else:
             rs_a, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
-        rs_b = session.variant(ruleset, option, patch, players)
+        rs_b = session.variant(ruleset, option + variant_args, patch, players)
         mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
         if until_decided and mirror:
             raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "
@@ -461,13 +475,14 @@ def compare(
                               target_halfwidth)
         run_ = play.Run(rs_a, names, pols, players, games, seed, batch, option, rotate)
         res = _play_arms(run_, rs_b, ("baseline", "variant"), where,
-                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)))
+                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)),
+                         variant_args=variant_args)
         if res.sums is None or not len(res.sums):
             raise typer.Exit(res.code)
         _sequential_report(mon, where, "strategy: paired change of win rate, variant − baseline")
         sa, sb = res.stats
         tabs = write_compare_tables(sa, sb, res.sums, where)
-        plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({', '.join(map(str, patch))}), "
+        plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({what}), "
                      f"{sa.games:,} paired games" + (f", population {name}" if name else ""), where / "compare.png")
         if name is None:
             console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
@@ -482,7 +497,7 @@ def compare(
             code = res.code
             break
     _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
-                         f"Variant − baseline ({', '.join(map(str, patch))}) across bot populations, "
+                         f"Variant − baseline ({what}) across bot populations, "
                          f"{games:,} paired games each", session.patched_cards(patch), top)
     raise typer.Exit(code)
 

@@ -165,13 +165,14 @@ def _quietly(*steps) -> None:
             pass
 
 
-def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
+def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
     from volva.analysis.runner import RunWriter
     writers = []
-    for rs, arm in zip(rule_sets, arms):
+    for k, (rs, arm) in enumerate(zip(rule_sets, arms)):
         d = out / arm
         d.mkdir(parents=True, exist_ok=True)
-        meta = run_meta(rs, run.names, run.players, run.games, run.seed, run.batch_size, run.option_args,
+        args = list(run.option_args) + (list(variant_args) if k == 1 else [])
+        meta = run_meta(rs, run.names, run.players, run.games, run.seed, run.batch_size, args,
                         run.rotate, False, arm=arm)
         meta["draft_rules"] = getattr(rs, "draft_note", None)
         writers.append(RunWriter(d, meta, False))
@@ -179,12 +180,13 @@ def _arm_writers(run: Run, arms, rule_sets, out: Path) -> list:
 
 
 def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=None,
-              progress=no_progress, decide=None) -> Outcome:
+              progress=no_progress, decide=None, variant_args=()) -> Outcome:
     """Play arm A (``run.rs``) and arm B (``rs_b``) on the same games into OUT/<arm>/ (stats;
     report-ready) and OUT/paired.parquet. A stopped run keeps the sums of its finished batches.
-    ``decide(games, sums)`` may end the run early (``analysis.paired.run_paired``)."""
+    ``decide(games, sums)`` may end the run early (``analysis.paired.run_paired``);
+    ``variant_args``: arm B's own rule options ('key=value', recorded in its run.json)."""
     from volva.analysis.paired import run_paired
-    writers = _arm_writers(run, arms, (run.rs, rs_b), out)
+    writers = _arm_writers(run, arms, (run.rs, rs_b), out, variant_args)
     code, status, sums = 0, "complete", None
     stop = StopFlag()
     old = stop_on_signals(stop)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
 MAX_SEED = 2**64 - 1
-MODULES = {"gods-of-asgard": "gods_of_asgard"}  #: --module NAME -> the rule option it turns on
+#: --module NAME -> the rule option it turns on (the rule sets whose rules.toml [options] list it)
+MODULES = {"gods-of-asgard": "gods_of_asgard", "loki-deception": "loki_deception", "king-of-the-hill": "king_of_the_hill"}
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
                 "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal",
                 "tune.json", "verdicts.csv", "populations.csv", "ratings.csv", "sequential.csv")
@@ -86,8 +87,8 @@ def module_options(modules: list[str] | None) -> list[str]:
     out = []
     for m in modules or []:
         if m not in MODULES:
-            raise UsageError(f"--module {m!r}; allowed: {', '.join(sorted(MODULES))} (Blood Rage); the modules of "
-                             "Valhalla, the dice game (loki-deception, king-of-the-hill) are not built yet")
+            raise UsageError(f"--module {m!r}; allowed: gods-of-asgard (Blood Rage), loki-deception and "
+                             "king-of-the-hill (Valhalla, the dice game)")
         out.append(f"{MODULES[m]}=true")
     return out
 

@@ -495,8 +495,9 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         plot_glory_sources(res["glory_sources"], out_dir / "glory_sources.png", src_labels))
     if src_labels:  # the tables in the game's own words too, without the sources the game has not
         gs = res["glory_sources"]
-        res["glory_sources"] = gs[gs["source"].isin(list(src_labels))].assign(
-            source=lambda d: d["source"].map(src_labels))
+        some = gs.groupby("source")["mean"].apply(lambda m: bool((m.abs() > 0).any()))
+        keep = [s for s in src_labels if some.get(s, False)]  # a source no clan scored from (a module off): no rows
+        res["glory_sources"] = gs[gs["source"].isin(keep)].assign(source=lambda d: d["source"].map(src_labels))
     has_stats = _terms(st).get("clan_stats", True) is not False
     if not has_stats:  # a game without clan stat tracks or figures on a board (Valhalla, the dice game)
         res["stat_paths"] = {}

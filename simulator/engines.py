@@ -57,7 +57,8 @@ VALHALLA_DICE_TERMS = {
     "kept": "kept in hand",
     # Glory by source as this game says it (the slots BatchOut shares with the other games)
     "glory_sources": {"battle": "attacks won", "contest": "defences won", "ragnarok": "Ragnarök",
-                      "bonus": "shields", "cards": "shield sets", "mission": "Jarl"},
+                      "bonus": "shields", "cards": "shield sets", "mission": "Jarl",
+                      "pillage": "Loki's Deception", "quest": "King of the Hill"},
     # the game-shape counters it fills (valhalla_dice.api.SHAPE_COUNTERS), per clan and per game
     "shape": {"actions": "turns", "pillages": "attacks", "pillages_won": "attacks won",
               "battle_ties": "attacks arming no Warrior", "battles": "defences", "battles_won": "defences won",

@@ -16,6 +16,7 @@ from volva.simulator.valhalla_dice.policy import (
     VD_HOLD_TACTICS,
     VD_IDLE_ATTACK,
     VD_JARL_W0,
+    VD_KING_TARGET,
     VD_SEND_GLORY,
     VD_TACTIC_VALUE,
     VD_TARGET_SET,
@@ -50,6 +51,8 @@ STRATEGIES = {
                 "its dice Tactics for Ragnarök"),
     "set-collector": (VDPOL_GREEDY, lambda: _with({VD_TARGET_SET: 3.0}),
                       "greedy that attacks where a won shield completes a shield set"),
+    "king-hunter": (VDPOL_GREEDY, lambda: _with({VD_KING_TARGET: 10.0}),
+                    "greedy that attacks the King of the Hill whenever it may (the module's bonus dice and title)"),
     "greedy-dp": (VDPOL_GREEDY, lambda: _with({VD_ARM: ARM_DP}),
                   "greedy, arming by the exact DP (optimal rerolls) instead of the keep rule"),
     "no-reroll": (VDPOL_GREEDY, lambda: _with({VD_ARM: ARM_NONE}), "greedy that never rerolls (a baseline)"),
@@ -70,6 +73,7 @@ PARAM_KEYS = {
     "target_set": (VD_TARGET_SET, 0, 20, "target choice: weight of the set bonus a won shield adds"),
     "idle_attack": (VD_IDLE_ATTACK, 0, 1, "1 attack when there is nothing to build, 0 draw"),
     "hold_tactics": (VD_HOLD_TACTICS, 0, 1, "1 keep Push back, New weapons, Weapons exchange for Ragnarök"),
+    "king_target": (VD_KING_TARGET, 0, 100, "target choice: preference for attacking a King (King of the Hill)"),
 }
 
 

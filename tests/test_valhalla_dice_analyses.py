@@ -163,3 +163,26 @@ def test_compare_patch_and_report_show_the_games_groups(tmp_path):
     html = (rep / "report.html").read_text()
     assert "By Jarl" in html and "attacker win rate" in html and "Gods of Ásgard" not in html
     assert "started with" in html
+
+
+def test_compare_a_module_on_the_same_games(tmp_path):
+    """compare --variant-module: the variant arm plays Loki's Deception (003 l.157-162) on the
+    baseline's seeds; its run.json records the option, its report shows the module's Glory."""
+    import json
+
+    import pandas as pd
+    out = tmp_path / "loki"
+    r = volva("compare", "--ruleset", "valhalla-dice", "--lineup", "raider,turtle,greedy,hoarder",
+              "--variant-module", "loki-deception", "--games", "400", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    meta = json.loads((out / "variant" / "run.json").read_text())
+    assert "loki_deception=true" in meta["option_args"] and meta["options"]["loki_deception"] == "true"
+    assert "loki_deception=true" not in json.loads((out / "baseline" / "run.json").read_text())["option_args"]
+    tab = pd.read_csv(out / "compare_strategy.csv")
+    assert set(tab["strategy"]) >= {"raider", "turtle", "greedy", "hoarder"}
+    r = volva("report", str(out / "variant"), "--out", str(tmp_path / "rep"))
+    assert r.exit_code == 0, r.output
+    src = pd.read_csv(tmp_path / "rep" / "glory_sources.csv")
+    assert "Loki's Deception" in set(src["source"]) and "King of the Hill" not in set(src["source"])
+    r = volva("compare", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "none"))
+    assert r.exit_code == 2 and "compare needs a variant arm" in r.stderr

@@ -64,13 +64,29 @@ def test_strategies_list():
     (["--players", "3", "--lineup", "greedy,ninja,greedy"], "unknown strategy 'ninja'"),
     (["--option", "jarl_deal=7"], "option jarl_deal=7; allowed: 3, 5, recommended, none"),
     (["--option", "speed=3"], "option 'speed'; allowed: two_any_reading, jarl_deal"),
-    (["--module", "loki-deception"], "modules of Valhalla, the dice game (loki-deception, king-of-the-hill) are not built"),
+    (["--module", "lokis-deception"], "--module 'lokis-deception'; allowed: gods-of-asgard (Blood Rage), loki-deception"),
+    (["--module", "gods-of-asgard"], "--module gods-of-asgard is not a module of Valhalla (dice game)"),
+    (["--module", "loki-deception", "--option", "loki_card=odin"], "option loki_card='odin'; allowed: recommended, random"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, needle):
     r = volva("run", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "x"), *args)
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], r.stderr
+
+
+def test_modules_reach_the_engine_and_the_replay():
+    """--module loki-deception / king-of-the-hill (003 l.157-205): the replay shows the Loki card,
+    the losers' bonuses and the King."""
+    r = volva("replay", "--ruleset", "valhalla-dice", "--players", "4", "--module", "loki-deception",
+              "--module", "king-of-the-hill", "--option", "loki_card=consolation")
+    assert r.exit_code == 0, r.output
+    assert "Loki's Deception card in play: consolation" in r.output and "becomes King" in r.output
+
+
+def test_blood_rage_refuses_the_dice_modules(tmp_path):
+    r = volva("run", "--games", "10", "--out", str(tmp_path / "x"), "--module", "king-of-the-hill")
+    assert r.exit_code == 2 and "--module king-of-the-hill is not a module of Blood Rage" in r.stderr, r.stderr
 
 
 def test_options_reach_the_engine(tmp_path):

@@ -226,3 +226,22 @@ def test_deck_without_armable_singles_has_no_ratio(tmp_path):
     r = volva("--deck", "--dice-file", str(f), "--out", str(tmp_path / "o"))
     assert r.exit_code == 0, r.stderr
     assert (tmp_path / "o" / "deck.png").exists()
+
+
+def test_clan_powers_swap_wolf_and_deer():
+    """valhalla-dice.md §2.1 (--option clan_powers=swap_wolf_deer): the k-th Wolf power and the
+    k-th Deer power change places, in cards.csv order; the other cards keep theirs."""
+    from volva.simulator.valhalla_dice import api
+    base = api.load()
+    sw = api.load(options={"clan_powers": "swap_wolf_deer"})
+    wolf = [c for c in base.content.cards if c.clan == "wolf" and c.power]
+    deer = [c for c in base.content.cards if c.clan == "deer" and c.power]
+    assert wolf and deer
+    by = {c.name: c for c in sw.content.cards}
+    for w, d in zip(wolf, deer):
+        assert by[w.name].power == d.power and by[d.name].power == w.power and by[w.name].text == d.text
+    for c in base.content.cards:
+        if c.clan not in ("wolf", "deer"):
+            assert (by[c.name].power, by[c.name].text) == (c.power, c.text)
+    row = base.card_names.index(wolf[0].name)
+    assert sw.T.power[row] != base.T.power[row]  # the kernels read the swapped power

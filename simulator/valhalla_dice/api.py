@@ -14,7 +14,7 @@ from ..core.loading import RulesError
 from . import dice as D
 from .battle import ARM_DP
 from .policy import VD_ARM
-from .rules import CLANS, DICE_DIR, Content, check_setup_fits, load_content
+from .rules import CLANS, DICE_DIR, Content, check_setup_fits, load_content, loki_pre_max
 from .state import (
     C_ATTACK_WINS,
     C_ATTACKS,
@@ -23,6 +23,8 @@ from .state import (
     C_GLORY_ATTACK,
     C_GLORY_DEFENCE,
     C_GLORY_JARL,
+    C_GLORY_KING,
+    C_GLORY_LOKI,
     C_GLORY_RAGNAROK,
     C_GLORY_SETS,
     C_GLORY_SHIELDS,
@@ -73,7 +75,7 @@ class Ruleset:
 
     def __init__(self, content: Content, options: dict | None = None, data_dir: Path | None = None):
         self.content = content
-        self.options = dict(options or {})
+        self.options = dict(content.rules["chosen"])  #: every rule option's value (defaults included), as Blood Rage's
         self.tables_arr = build_tables(content)
         self.T = self.tables_arr[0]
         lo, hi = content.rules["min_players"], content.rules["max_players"]
@@ -161,7 +163,9 @@ class Ruleset:
         import dataclasses
         cards = tuple(dataclasses.replace(c, copies=0) if self.card_names.index(c.name) in ids else c
                       for c in self.content.cards)
-        check_setup_fits(Path(self.data_dir) if self.data_dir is not None else DICE_DIR, self.content.rules, cards)
+        ch = self.content.rules["chosen"]
+        loki = loki_pre_max(self.content.modules, ch.get("loki_card", "recommended")) if ch.get("loki_deception") == "true" else 0
+        check_setup_fits(Path(self.data_dir) if self.data_dir is not None else DICE_DIR, self.content.rules, cards, loki)
         return Ruleset(dataclasses.replace(self.content, cards=cards), self.options, self.data_dir)
 
     def _check_jarl(self, j: int, one_clan: bool) -> None:
@@ -229,7 +233,8 @@ def play_batch(rs: Ruleset, lineup, seeds, check: bool = False, game_ids=None, p
     which the engine's ``terms`` name in this game's words.
 
     - Glory by source: attacks won -> battle, defences won -> contest, Ragnarök -> ragnarok,
-      shields -> bonus, shield sets -> cards, a Jarl's loss_valhalla -> mission;
+      shields -> bonus, shield sets -> cards, a Jarl's (loss_valhalla, shield_glory) -> mission,
+      Loki's Deception -> pillage, King of the Hill -> quest;
     - ``picks`` (age 1): the cards a seat started with (its kept hand, then its table Warriors);
     - ``uses``: each Tactic played, as a battle use;
     - ``game_shape``: turns -> actions, attacks -> pillages, attacks won -> pillages_won, attacks
@@ -240,7 +245,8 @@ def play_batch(rs: Ruleset, lineup, seeds, check: bool = False, game_ids=None, p
     G, P = r.glory.shape
     out = new_batch_out(G, P, cards=max(rs.n_cards, 1))
     for slot, c in ((E.G_BATTLE, C_GLORY_ATTACK), (E.G_CONTEST, C_GLORY_DEFENCE), (E.G_RAGNAROK, C_GLORY_RAGNAROK),
-                    (E.G_BONUS, C_GLORY_SHIELDS), (E.G_CARDS, C_GLORY_SETS), (E.G_MISSION, C_GLORY_JARL)):
+                    (E.G_BONUS, C_GLORY_SHIELDS), (E.G_CARDS, C_GLORY_SETS), (E.G_MISSION, C_GLORY_JARL),
+                    (E.G_PILLAGE, C_GLORY_LOKI), (E.G_QUEST, C_GLORY_KING)):
         out.glory[:, :, slot] = r.cnt[:, :, c]
     out.rank[:] = r.rank
     out.n_turns[:] = r.turns

@@ -13,6 +13,7 @@ from ..core.record import G_FOCAL, G_NP, G_TURNS, log_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .fight import battle_game_nb
 from .jarls import J_DRAW_KEEP, J_PAIR, ROLE_ATTACK, ability_arg_nb
+from .modules import king_of_nb, king_turn_nb, setup_modules_nb
 from .piles import add_to_team_nb, discard_nb, draw_keep_nb, draw_nb, hand_take_nb
 from .policy import (
     VD_ATTACK_TEAM,
@@ -20,6 +21,7 @@ from .policy import (
     VD_ENDGAME_DECK,
     VD_IDLE_ATTACK,
     VD_JARL_W0,
+    VD_KING_TARGET,
     VD_TARGET_SET,
     VDPOL_RANDOM,
     card_value_nb,
@@ -50,7 +52,7 @@ def setup_nb(T, S, kinds, params):
     S.gs[G_GREY] = T.grey
     deal_jarls_nb(T, S, kinds, params)
     start = rand_int_nb(S.rs, P)
-    for _ in range(T.pre_discard[P]):
+    for _ in range(max(0, T.pre_discard[P] + setup_modules_nb(T, S))):  # a Loki card may change it (003 l.159)
         if S.gs[G_DECK_N] == 0:  # the loader refuses such content (rules.check_setup_fits); never loop on it
             break
         c = S.deck[S.gs[G_DECK_N] - 1]
@@ -326,6 +328,8 @@ def choose_target_nb(T, S, p, kind, prm):
         v = team_value_nb(S, T, q) - 0.01 * S.own_shields[q]
         if prm[VD_TARGET_SET] != 0.0:
             v -= prm[VD_TARGET_SET] * set_gain_nb(T, S, p, q)
+        if prm[VD_KING_TARGET] != 0.0 and king_of_nb(S, q) >= 0:
+            v -= prm[VD_KING_TARGET]
         if kind == VDPOL_RANDOM:
             if rand_int_nb(S.rs, m) == 0:
                 best = q
@@ -398,6 +402,7 @@ def turn_nb(T, S, dts, p, kinds, params):
     S.gs[G_ACTIVE] = p
     S.cnt[p, C_TURNS] += 1
     log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
+    king_turn_nb(T, S, p)  # King of the Hill: the King's Glory at the start of the turn (003 l.199)
     a, q = choose_action_nb(T, S, p, kind, prm)
     if a == A_ADD1:
         ci = hand_take_nb(S, p, best_warrior_nb(T, S, p, kind, prm))

@@ -29,6 +29,7 @@ from .jarls import (
     ROLE_RAGNAROK,
     jarl_effects_nb,
 )
+from .modules import king_after_battle_nb, king_dice_nb, loki_bonus_nb
 from .piles import discard_nb, draw_nb, hand_take_nb, team_take_nb, to_valhalla_nb, trigger_end_nb
 from .policy import VD_ARM, VD_ATT_TACTICS, VD_HOLD_TACTICS, VD_SEND_GLORY, VDPOL_RANDOM
 from .state import (
@@ -305,7 +306,8 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
     S.gs[G_GREY] -= extra
     tactics_held_nb(T, S, a, held)
     hold_rerolls_nb(held, pa)
-    cfg = phase_cfg_nb(T, S, a, ROLE_ATTACK, ea, held, pa, T.dice_att + extra)
+    # King of the Hill's bonus dice for attacking the King (003 l.200); the DP's tables hold 9 dice (R64)
+    cfg = phase_cfg_nb(T, S, a, ROLE_ATTACK, ea, held, pa, min(T.dice_att + extra + king_dice_nb(T, S, d), 9))
     cfg0 = cfg.copy()
     pool = np.zeros(NF, np.int8)
     left = np.zeros(NF, np.int8)
@@ -374,6 +376,10 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
             send_nb(T, S, a, ma, ea[EF_LOSS], -99, C_GLORY_JARL)
         for _ in range(ed[EF_WIN_DRAW]):
             draw_nb(S, d)
+    if outcome != B.NO_WINNER:  # the modules act after every other effect of the battle (003 l.161)
+        w, lo = (a, d) if outcome == B.ATTACKER_WINS else (d, a)
+        loki_bonus_nb(T, S, lo, abs(sa - sd))
+        king_after_battle_nb(T, S, w, lo)
     S.gs[G_GREY] = grey0  # clean-up: every grey die back in the pool (003 l.130)
 
 

@@ -8,8 +8,11 @@ from ..core.record import G_CAPPED, G_CHECK, G_FOCAL, G_LOG_ON, G_NP, G_TURNS, G
 from .engine import setup_nb, turn_nb
 from .fight import ragnarok_nb
 from .jarls import J_SHIELD_GLORY, ROLE_RAGNAROK, ability_arg_nb
+from .modules import king_end_nb
 from .state import (
     C_GLORY_JARL,
+    C_GLORY_KING,
+    C_GLORY_LOKI,
     C_GLORY_SETS,
     C_GLORY_SHIELDS,
     G_DECK_N,
@@ -83,7 +86,8 @@ def score_nb(T, S, shield_glory):
     """DIGEST §5.11: Glory = Valhalla Glory + shields by the points card of the player count (2 p:
     won shields only) + the best partition of won shields into sets of different opponents, a
     Jarl's shield_glory (shield_glory[p]: its Glory per won shield, -1 when it does not act; booked
-    as Jarl Glory); ranks with the tie-breaks of 003 l.144 (opponents' shields, then own)."""
+    as Jarl Glory) + the modules' Glory (Loki's Deception, King of the Hill); ranks with the
+    tie-breaks of 003 l.144 (opponents' shields, then own)."""
     P = S.gs[G_NP]
     for p in range(P):
         g = 0
@@ -104,7 +108,7 @@ def score_nb(T, S, shield_glory):
         S.cnt[p, C_GLORY_SHIELDS] = sh
         S.cnt[p, C_GLORY_SETS] = sets
         S.cnt[p, C_GLORY_JARL] += jg
-        S.glory[p] = g + sh + sets + jg
+        S.glory[p] = g + sh + sets + jg + S.cnt[p, C_GLORY_LOKI] + S.cnt[p, C_GLORY_KING]
     for p in range(P):
         r = 1
         for q in range(P):
@@ -162,6 +166,7 @@ def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     for i in range(P):
         ragnarok_nb(T, S, dts, (first + i) % P, kinds, params)
     check_nb(T, S)
+    king_end_nb(T, S)
     score_nb(T, S, shield_glory)
     if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
         record_violation_nb(S, INV_UNFINISHED)

@@ -26,7 +26,8 @@ VD_TARGET_SET = 8  #: target choice: weight of the set bonus one more shield fro
 VD_IDLE_ATTACK = 9  #: 1: attack when there is nothing to build (team full or no Warrior in hand); 0: draw
 VD_HOLD_TACTICS = 10  #: 1: keep Push back, New weapons and Weapons exchange for Ragnarök (none in battles)
 VD_JARL_W0 = 11  #: VD_JARL_W0 + j: preference for Jarl j (jarls.csv row) when choosing 1 of those dealt
-VD_N = VD_JARL_W0 + MAX_JARLS
+VD_KING_TARGET = VD_JARL_W0 + MAX_JARLS  #: target choice: preference for attacking a King (King of the Hill)
+VD_N = VD_KING_TARGET + 1
 
 
 def greedy_params() -> np.ndarray:

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..core.record import G_LOG_N
-from .state import END_DECK
+from .modules import BONUS_GLORY, EV_KING, EV_LOKI, KING_GLORY, KING_TAKES
+from .state import END_DECK, G_LOKI
 
 EV_TURN, EV_ACTION, EV_BATTLE, EV_END, EV_RAGNAROK, EV_SCORE, EV_SETUP = 1, 2, 3, 4, 5, 6, 7
 ACTIONS = {1: "adds", 2: "adds two", 3: "attacks", 4: "draws 2, keeps 1"}
@@ -16,6 +17,8 @@ def log_text(rs, S, names: list[str]) -> str:
     seat = [f"seat {p + 1} ({names[p]})" for p in range(P)]
     jarls = ", ".join(f"{seat[p]}: {rs.god_names[int(S.jarl[p])] if S.jarl[p] >= 0 else 'no Jarl'}" for p in range(P))
     out = [f"Valhalla (dice game), {P} players. Jarls: {jarls}"]
+    if S.gs[G_LOKI] >= 0:
+        out.append(f"Loki's Deception card in play: {rs.content.modules.loki[int(S.gs[G_LOKI])].name}")
     for row in S.log[:int(S.gs[G_LOG_N])]:
         ev, _, p, a, b, c, d, e = (int(x) for x in row)
         if ev == EV_SETUP:
@@ -38,6 +41,16 @@ def log_text(rs, S, names: list[str]) -> str:
             out.append(f"END triggered: {why} (turn of {seat[p]}); one final turn each")
         elif ev == EV_RAGNAROK:
             out.append(f"Ragnarök: {seat[p]} arms Warriors worth {a} Glory")
+        elif ev == EV_LOKI:
+            bonus = f"{c} Glory" if b == BONUS_GLORY else f"draws {c} card{'s' if c > 1 else ''}"
+            out.append(f"  Loki's Deception: {seat[p]} lost by {a}: {bonus}")
+        elif ev == EV_KING:
+            if b == KING_GLORY:
+                out.append(f"  King of the Hill: {seat[p]} gains {c} Glory" + (f" (Level {d})" if d else " (King at the end)"))
+            elif b == KING_TAKES:
+                out.append(f"  King of the Hill: {seat[p]} becomes King" + (f" (card {a + 1})" if a else "") + ", Level 1")
+            else:
+                out.append(f"  King of the Hill: {seat[p]}, beaten by the other King, returns the card to the middle")
         elif ev == EV_SCORE:
             out.append(f"{seat[p]}: {a} Glory, rank {b}")
     return "\n".join(out)

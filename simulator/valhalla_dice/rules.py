@@ -59,7 +59,7 @@ CLANS = ("bear", "wolf", "boar", "deer", "giant")  #: giant: the Ice Giants, a f
 WHEN = ("attack", "defend", "any")
 CARD_COLUMNS = ["name", "kind", "clan", "weapons", "strength", "glory", "power", "tactic", "copies", "text"]
 JARL_COLUMNS = ["name", "recommended", "min_players", "solo", "combine", "primary", "secondary", "condition", "text"]
-OPCODE_KINDS = ("power", "tactic", "ability", "condition")
+OPCODE_KINDS = ("power", "tactic", "ability", "condition", "bonus")
 ARG_KINDS = ("int", "clan", "weapon", "weapon_or_any", "when")
 _OP_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\(([^()]*)\))?\s*$")
 
@@ -113,6 +113,24 @@ class Jarl:
 
 
 @dataclass(frozen=True)
+class LokiCard:
+    """One modules.toml [[loki]] card (003 l.159-161): tiers ((difference at least, (opcode, args)), ...)
+    ascending; pre_discard: cards added to the setup's pre-discard (negative: fewer)."""
+    name: str
+    recommended: bool
+    pre_discard: int
+    tiers: tuple
+
+
+@dataclass(frozen=True)
+class Modules:
+    """modules.toml: the Loki's Deception cards and King of the Hill's bonus cards (PROVISIONAL
+    numbers). king: {end_glory, kings[5], glory[5][levels], attack_dice[5][levels]} by 2..6 players."""
+    loki: tuple
+    king: dict
+
+
+@dataclass(frozen=True)
 class Content:
     """Valhalla dice-game content as loaded and validated: rules (rules.toml as a dict), opcodes,
     cards, Jarls and the die faces of each colour ({colour: 6 probabilities})."""
@@ -122,6 +140,7 @@ class Content:
     jarls: tuple
     dice: dict
     cards_path: Path | None = None  #: the cards file read (cards.csv or --cards)
+    modules: Modules | None = None  #: modules.toml (Loki's Deception cards, King of the Hill bonus cards)
 
     def card(self, name: str) -> Card:
         """The card named ``name`` (case-insensitive). Raises KeyError naming close names."""
@@ -308,6 +327,84 @@ def load_jarls(path: Path, opcodes: dict) -> tuple:
     return tuple(jarls)
 
 
+MODULE_LEVELS = 8  #: most levels a King's bonus card may have (tables.py sizes)
+
+
+def load_modules(path: Path, opcodes: dict) -> Modules:
+    """modules.toml -> Modules, validated (003 l.157-162, 192-205; DIGEST §5.12). Raises RulesError
+    naming the file, entry and field with the allowed values."""
+    d = read_toml(path, RulesError)
+    extra = sorted(set(d) - {"loki", "king"})
+    if extra:
+        field_error(path, "modules", extra[0], "unknown table; allowed: [[loki]], [king]")
+    cards = require_key(path, "modules", d, "loki", list)
+    if not 1 <= len(cards) <= 16:
+        field_error(path, "modules", "loki", f"{len(cards)} cards; allowed: 1..16 [[loki]] tables")
+    loki, seen = [], set()
+    for i, c in enumerate(cards):
+        if not isinstance(c, dict):
+            field_error(path, f"loki[{i}]", "loki", f"{c!r}; allowed: a [[loki]] table")
+        e = f"loki[{i}]"
+        unknown = sorted(set(c) - {"name", "recommended", "pre_discard", "tiers"})
+        if unknown:
+            field_error(path, e, unknown[0], "unknown field; allowed: name, recommended, pre_discard, tiers")
+        name = require_key(path, e, c, "name", str).strip()
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name) or name in ("recommended", "random") or name in seen:
+            field_error(path, e, "name", f"{name!r}; allowed: a new lowercase name of letters, digits, '-' and '_' "
+                                         "(not 'recommended' or 'random'; --option loki_card=NAME takes it)")
+        seen.add(name)
+        e = f"loki {name}"
+        rec = require_key(path, e, c, "recommended", bool)
+        pre = check_int(path, e, "pre_discard", c.get("pre_discard"), -40, 40)
+        tiers = require_key(path, e, c, "tiers", list)
+        if not 1 <= len(tiers) <= 6:
+            field_error(path, e, "tiers", f"{len(tiers)} tiers; allowed: 1..6 [difference, bonus] pairs")
+        out, last = [], -1
+        for k, t in enumerate(tiers):
+            if not (isinstance(t, list) and len(t) == 2 and isinstance(t[1], str)):
+                field_error(path, e, f"tiers[{k}]", f"{t!r}; allowed: [difference at least, \"bonus(n)\"]")
+            lo = check_int(path, e, f"tiers[{k}] difference", t[0], 0, 100)
+            if lo <= last:
+                field_error(path, e, f"tiers[{k}] difference", f"{lo}; allowed: above the tier before ({last})")
+            last = lo
+            out.append((lo, parse_op(path, e, f"tiers[{k}]", t[1], opcodes, "bonus")))
+        loki.append(LokiCard(name, rec, pre, tuple(out)))
+    if sum(c.recommended for c in loki) != 1:
+        field_error(path, "loki", "recommended", f"{sum(c.recommended for c in loki)} cards marked; allowed: exactly 1 "
+                                                 "(the card for the first game, 003 l.160)")
+    k = require_key(path, "modules", d, "king", dict)
+    unknown = sorted(set(k) - {"end_glory", "kings", "glory", "attack_dice"})
+    if unknown:
+        field_error(path, "king", unknown[0], "unknown field; allowed: end_glory, kings, glory, attack_dice")
+    check_int(path, "king", "end_glory", k.get("end_glory"), 0, 20)
+    kings = require_key(path, "king", k, "kings", list)
+    if len(kings) != 5:
+        field_error(path, "king", "kings", f"{kings!r}; allowed: 5 integers 1..2, for 2..6 players")
+    for P, v in enumerate(kings, 2):
+        check_int(path, "king", f"kings[{P - 2}]", v, 1, min(2, P // 2 if P >= 4 else 1))
+    for fld, hi in (("glory", 20), ("attack_dice", 3)):
+        rows = require_key(path, "king", k, fld, list)
+        if len(rows) != 5 or not all(isinstance(r, list) and 1 <= len(r) <= MODULE_LEVELS for r in rows):
+            field_error(path, "king", fld, f"{rows!r}; allowed: 5 lists (2..6 players) of 1..{MODULE_LEVELS} levels")
+        for P, r in enumerate(rows, 2):
+            for v in r:
+                check_int(path, "king", f"{fld}[{P - 2}]", v, 0, hi)
+            if fld == "attack_dice" and len(r) != len(k["glory"][P - 2]):
+                field_error(path, "king", f"attack_dice[{P - 2}]", f"{len(r)} levels; allowed: as many as glory[{P - 2}] "
+                                                                   f"({len(k['glory'][P - 2])})")
+    return Modules(tuple(loki), dict(k))
+
+
+def loki_pre_max(content_modules: Modules, choice: str) -> int:
+    """The largest pre-discard change the chosen Loki card can bring (``random``: any card)."""
+    cards = content_modules.loki
+    if choice == "random":
+        return max(c.pre_discard for c in cards)
+    if choice == "recommended":
+        return next(c.pre_discard for c in cards if c.recommended)
+    return next(c.pre_discard for c in cards if c.name == choice)
+
+
 def load_rules(path: Path) -> dict:
     """rules.toml, validated: engine, players, setup, turn, dice, scoring and options."""
     d = read_toml(path, RulesError)
@@ -360,30 +457,59 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
     data_dir = Path(data_dir) if data_dir is not None else DICE_DIR
     rules = load_rules(data_dir / "rules.toml")
     opts = {k: v[0] for k, v in rules["options"].items()}
+    opcodes = load_opcodes(data_dir / "opcodes.toml")
+    modules = load_modules(data_dir / "modules.toml", opcodes) if (data_dir / "modules.toml").exists() else None
+    loki_names = [c.name for c in modules.loki] if modules else []
     for k, v in (options or {}).items():
         if k not in rules["options"]:
             raise RulesError(f"option {k!r}; allowed: {', '.join(rules['options'])}")
         text = str(v).lower() if isinstance(v, bool) else str(v)  # --option deck_check=false arrives as False
-        if text not in rules["options"][k]:
-            raise RulesError(f"option {k}={v!r}; allowed: {', '.join(rules['options'][k])}")
+        allowed = rules["options"][k] + (loki_names if k == "loki_card" else [])
+        if text not in allowed:
+            raise RulesError(f"option {k}={v!r}; allowed: {', '.join(allowed)}")
         opts[k] = text
-    opcodes = load_opcodes(data_dir / "opcodes.toml")
+    for k in ("loki_deception", "king_of_the_hill"):
+        if opts.get(k) == "true" and modules is None:
+            raise RulesError(f"{data_dir / 'modules.toml'}: file not found; option {k}=true needs it")
+    if opts.get("loki_card", "recommended") != "recommended" and opts.get("loki_deception") != "true":
+        raise RulesError(f"option loki_card={opts['loki_card']}: Loki's Deception is off; allowed with "
+                         "--module loki-deception (option loki_deception=true)")
     cards_path = Path(cards_path) if cards_path is not None else data_dir / "cards.csv"
     cards = load_cards(cards_path, opcodes, patch)
+    if opts.get("clan_powers") == "swap_wolf_deer":
+        cards = swap_clan_powers(cards, "wolf", "deer")
     jarls = load_jarls(data_dir / "jarls.csv", opcodes)
     n = sum(c.copies for c in cards)
     if opts.get("deck_check", "true") == "true" and n != rules["setup"]["deck"]:
         src = f"{cards_path}" + (" with the card patches" if patch else "")
         raise RulesError(f"{src}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
                          f"{rules['setup']['deck']} (or option deck_check=false)")
-    check_setup_fits(data_dir, rules, cards)
+    extra = loki_pre_max(modules, opts.get("loki_card", "recommended")) if opts.get("loki_deception") == "true" else 0
+    check_setup_fits(data_dir, rules, cards, extra)
     rules = dict(rules, chosen=opts)
-    return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"), cards_path)
+    return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"), cards_path, modules)
 
 
-def check_setup_fits(data_dir: Path, rules: dict, cards: tuple) -> None:
-    """The setup of every player count fits the deck (003 l.55-68): the pre-discard, P + 1 table
-    Warriors and P hands; hands keep something. Raises RulesError naming rules.toml's field."""
+def swap_clan_powers(cards: tuple, a: str, b: str) -> tuple:
+    """Option clan_powers=swap_wolf_deer (valhalla-dice.md §2.1, a sensitivity test of the
+    PROVISIONAL power assignment): the k-th card of clan ``a`` with a power takes the power (and
+    its text) of the k-th of clan ``b``, and the other way round, in cards.csv order; cards past the
+    shorter list keep theirs."""
+    import dataclasses
+    rows = list(cards)
+    ia = [i for i, c in enumerate(rows) if c.clan == a and c.power]
+    ib = [i for i, c in enumerate(rows) if c.clan == b and c.power]
+    for i, j in zip(ia, ib):
+        ci, cj = rows[i], rows[j]
+        rows[i] = dataclasses.replace(ci, power=cj.power, text=cj.text)
+        rows[j] = dataclasses.replace(cj, power=ci.power, text=ci.text)
+    return tuple(rows)
+
+
+def check_setup_fits(data_dir: Path, rules: dict, cards: tuple, loki_pre: int = 0) -> None:
+    """The setup of every player count fits the deck (003 l.55-68): the pre-discard (plus
+    ``loki_pre``, a Loki's Deception card's change, 003 l.159), P + 1 table Warriors and P hands;
+    hands keep something. Raises RulesError naming rules.toml's field."""
     s = rules["setup"]
     path = data_dir / "rules.toml"
     if s["hand_discard"] > s["hand_draw"]:
@@ -391,11 +517,13 @@ def check_setup_fits(data_dir: Path, rules: dict, cards: tuple) -> None:
     n = sum(c.copies for c in cards)
     warriors = sum(c.copies for c in cards if c.kind == "warrior")
     for P in range(rules["min_players"], rules["max_players"] + 1):
-        need = s["pre_discard"][P - 2] + (P + 1) + P * s["hand_draw"]
+        pre = max(0, s["pre_discard"][P - 2] + loki_pre)
+        need = pre + (P + 1) + P * s["hand_draw"]
         if need > n:
             field_error(path, "setup", f"pre_discard[{P - 2}]",
-                        f"{P} players need {need} cards (pre-discard {s['pre_discard'][P - 2]}, {P + 1} table "
-                        f"Warriors, {P} hands of {s['hand_draw']}); the deck holds {n}")
-        if warriors - s["pre_discard"][P - 2] < P + 1:
+                        f"{P} players need {need} cards (pre-discard {pre}"
+                        + (f" with the Loki card's {loki_pre:+d}" if loki_pre else "")
+                        + f", {P + 1} table Warriors, {P} hands of {s['hand_draw']}); the deck holds {n}")
+        if warriors - pre < P + 1:
             raise RulesError(f"{data_dir / 'cards.csv'}: {warriors} Warriors; {P} players need at least "
-                             f"{P + 1 + s['pre_discard'][P - 2]} (the pre-discard, then {P + 1} table Warriors)")
+                             f"{P + 1 + pre} (the pre-discard, then {P + 1} table Warriors)")

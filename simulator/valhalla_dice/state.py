@@ -17,7 +17,10 @@ G_DECK_N = N_HEADER + 4
 G_DISC_N = N_HEADER + 5
 G_GREY = N_HEADER + 6  #: grey dice in the common pool
 G_OVER = N_HEADER + 7  #: 1 once the game is scored
-N_GS = N_HEADER + 8
+G_LOKI = N_HEADER + 8  #: the Loki's Deception card in play (modules.toml row), -1 module off
+G_KING = N_HEADER + 9  #: G_KING + k: the seat holding King card k (King of the Hill), -1 in the middle
+G_KING_LEVEL = N_HEADER + 11  #: G_KING_LEVEL + k: the level of King card k's bonus card (1 = Level 1)
+N_GS = N_HEADER + 13
 
 END_SHIELD, END_DECK = 1, 2
 MAXH = 96  #: cards in a hand
@@ -30,7 +33,8 @@ PLAYED = 16  #: Tactics recorded per seat in the order played (more are counted,
 C_ATTACKS, C_ATTACK_WINS, C_DEFENCES, C_DEFENCE_WINS, C_NO_WINNER = 0, 1, 2, 3, 4
 C_GLORY_ATTACK, C_GLORY_DEFENCE, C_GLORY_RAGNAROK, C_GLORY_SHIELDS, C_GLORY_SETS, C_GLORY_JARL = 5, 6, 7, 8, 9, 10
 C_TACTICS_PLAYED, C_SENT_DEFENCE, C_TURNS = 11, 12, 13
-N_CNT = 14
+C_GLORY_LOKI, C_GLORY_KING, C_LOKI_BONUSES, C_KING_TAKEN = 14, 15, 16, 17  #: modules (modules.toml)
+N_CNT = 18
 
 VDSTATE_DTYPE = np.dtype([
     ("gs", np.int32, (N_GS,)),

@@ -32,8 +32,11 @@ CONDITIONS = {"team_ge": 0, "shields_lost_ge": 1, "attacking": 2, "defending": 3
 KIND_WARRIOR, KIND_TACTIC = 0, 1
 ANY = 5  #: a weapon_or_any argument meaning any weapon
 # rule options as integers (opts[...])
-O_WEAPONS_EXCHANGE, O_RAGNAROK_ORDER, O_JARL_DEAL, O_START_HAND, O_TWO_ANY = 0, 1, 2, 3, 4
+O_WEAPONS_EXCHANGE, O_RAGNAROK_ORDER, O_JARL_DEAL, O_START_HAND, O_TWO_ANY, O_LOKI, O_KING = 0, 1, 2, 3, 4, 5, 6
 N_OPTS = 8
+BONUSES = {"glory": 0, "draw": 1}  #: Loki's Deception bonus opcodes (modules.toml tiers)
+MAX_LOKI, LOKI_TIERS, KING_LEVELS = 16, 6, 8
+LOKI_RANDOM = -1  #: loki_card: one card per game, drawn from the game's seed
 
 VDTABLES_DTYPE = np.dtype([
     ("n_rows", np.int32), ("n_deck", np.int32), ("n_jarls", np.int32),
@@ -55,6 +58,14 @@ VDTABLES_DTYPE = np.dtype([
     ("set_bonus", np.int16, (P6 + 1, 5 ** 5)),  # best set bonus by player count and won counts per opponent
     ("cum", np.float64, (3, 6)),  # cumulative face probabilities: red, black, grey
     ("opts", np.int8, (N_OPTS,)),
+    # modules (modules.toml; 003 l.157-205): Loki's Deception cards as tiers (difference at least,
+    # bonus opcode, its argument; n_tiers used) and pre-discard changes, the card in play
+    # (LOKI_RANDOM: one per game); King of the Hill by player count: Kings, levels, Glory and
+    # the attacker's bonus dice by level, and the King's Glory at the end
+    ("loki_n", np.int8), ("loki_card", np.int8), ("loki_pre", np.int16, (MAX_LOKI,)),
+    ("loki_n_tiers", np.int8, (MAX_LOKI,)), ("loki_tiers", np.int16, (MAX_LOKI, LOKI_TIERS, 3)),
+    ("kings", np.int8, (P6 + 1,)), ("king_levels", np.int8, (P6 + 1,)), ("king_glory", np.int16, (P6 + 1, KING_LEVELS)),
+    ("king_dice", np.int8, (P6 + 1, KING_LEVELS)), ("king_end", np.int16),
     # volva ablate (core.draft_rules): DRAFT_FORCED / DRAFT_BANNED marks on cards and Jarls, any set,
     # and 1 when they bind one seat per game (seed % P) instead of every seat
     ("draft", np.int8, (MAX_ROWS,)), ("j_draft", np.int8, (MAX_JARLS,)), ("draft_rules", np.int8),
@@ -164,7 +175,31 @@ def build_tables(c: Content) -> np.ndarray:
             raise RulesError(f"rules.toml [options] {name}: {v!r} has no kernel yet; implemented: {', '.join(codes)}")
         if slot is not None:
             t["opts"][slot] = codes[v]
+    if c.modules is not None:
+        _module_tables(t, c.modules, ch.get("loki_card", "recommended"))
     return arr
+
+
+def _module_tables(t, m, loki_card: str) -> None:
+    """modules.toml into the record (rules.Modules; loki_card: recommended, random or a name)."""
+    t["loki_n"] = len(m.loki)
+    for i, card in enumerate(m.loki):
+        t["loki_pre"][i] = card.pre_discard
+        t["loki_n_tiers"][i] = len(card.tiers)
+        for k, (lo, (name, args)) in enumerate(card.tiers):
+            t["loki_tiers"][i, k] = (lo, _code(BONUSES, name, f"loki {card.name}"), args[0] if args else 0)
+    names = [card.name for card in m.loki]
+    t["loki_card"] = (LOKI_RANDOM if loki_card == "random" else
+                      next(i for i, card in enumerate(m.loki) if card.recommended) if loki_card == "recommended"
+                      else names.index(loki_card))
+    k = m.king
+    t["king_end"] = k["end_glory"]
+    for P in range(2, P6 + 1):
+        t["kings"][P] = k["kings"][P - 2]
+        n = len(k["glory"][P - 2])
+        t["king_levels"][P] = n
+        t["king_glory"][P, :n] = k["glory"][P - 2]
+        t["king_dice"][P, :n] = k["attack_dice"][P - 2]
 
 
 #: rule options the kernels read: (opts slot, name, {value: code}); the first value is the default
@@ -174,7 +209,9 @@ OPTION_CODES = (
     (O_JARL_DEAL, "jarl_deal", {"3": 3, "5": 5, "recommended": 1, "none": 0}),
     (O_START_HAND, "start_hand", {"7-2": 0, "5": 1}),  # draft: not built
     (O_TWO_ANY, "two_any_reading", {"printed": 0}),  # wild: not built (DIGEST §5.2)
-    (None, "clan_powers", {"digest": 0}),  # swap_wolf_deer: not built (valhalla-dice.md §2.1)
+    (None, "clan_powers", {"digest": 0, "swap_wolf_deer": 1}),  # applied by the loader (rules.swap_clan_powers)
+    (O_LOKI, "loki_deception", {"false": 0, "true": 1}),
+    (O_KING, "king_of_the_hill", {"false": 0, "true": 1}),
 )
 
 
