@@ -396,20 +396,16 @@ def set_gain_nb(T, S, p, q):
 
 
 @njit(cache=True)
-def turn_nb(T, S, dts, p, kinds, params):
-    """One turn: Phase A (one action), Phase B (draw 2, keep 1; a Jarl's draw_keep)."""
+def act_nb(T, S, dts, p, a, q, i, j, kinds, params):
+    """Phase A's action ``a`` of seat p (003 l.80-88): A_ADD1 adds hand card i, A_ADD2 hand cards
+    i < j, A_ATTACK attacks seat q, A_DRAW draws 2 and keeps 1. The caller has checked that it is
+    legal (choose_action_nb, or the scenario runner)."""
     kind, prm = kinds[p], params[p]
-    S.gs[G_ACTIVE] = p
-    S.cnt[p, C_TURNS] += 1
-    log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
-    king_turn_nb(T, S, p)  # King of the Hill: the King's Glory at the start of the turn (003 l.199)
-    a, q = choose_action_nb(T, S, p, kind, prm)
     if a == A_ADD1:
-        ci = hand_take_nb(S, p, best_warrior_nb(T, S, p, kind, prm))
+        ci = hand_take_nb(S, p, i)
         log_nb(S, EV_ACTION, p, a, q, ci, -1, 0)
         add_to_team_nb(T, S, p, ci, kind, prm)
     elif a == A_ADD2:
-        i, j = best_pair_nb(T, S, p, kind, prm)
         cj = hand_take_nb(S, p, j)  # j > i: take j first so i keeps its index
         ci = hand_take_nb(S, p, i)
         log_nb(S, EV_ACTION, p, a, q, ci, cj, 0)
@@ -421,10 +417,37 @@ def turn_nb(T, S, dts, p, kinds, params):
     else:
         log_nb(S, EV_ACTION, p, a, q, -1, -1, 0)
         draw_keep_nb(T, S, p, T.draw, T.keep, kind, prm)
+
+
+@njit(cache=True)
+def phase_b_nb(T, S, p, kind, prm):
+    """Phase B (003 l.88-89): draw 2, keep 1, or a Jarl's draw_keep (R55)."""
     n, k = T.draw, T.keep
-    if ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 0) >= 0:  # a Jarl's Phase B (R55)
+    if ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 0) >= 0:
         n = ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 0)
         k = ability_arg_nb(T, S, p, J_DRAW_KEEP, -1, ROLE_ATTACK, 1)
     draw_keep_nb(T, S, p, n, k, kind, prm)
 
 
+@njit(cache=True)
+def start_turn_nb(T, S, p):
+    """The start of p's turn: King of the Hill's Glory (003 l.199)."""
+    S.gs[G_ACTIVE] = p
+    S.cnt[p, C_TURNS] += 1
+    log_nb(S, EV_TURN, p, S.gs[G_TURNS], 0, 0, 0, 0)
+    king_turn_nb(T, S, p)
+
+
+@njit(cache=True)
+def turn_nb(T, S, dts, p, kinds, params):
+    """One turn: Phase A (one action, the strategy's), Phase B (draw 2, keep 1; a Jarl's draw_keep)."""
+    kind, prm = kinds[p], params[p]
+    start_turn_nb(T, S, p)
+    a, q = choose_action_nb(T, S, p, kind, prm)
+    i, j = -1, -1
+    if a == A_ADD1:
+        i = best_warrior_nb(T, S, p, kind, prm)
+    elif a == A_ADD2:
+        i, j = best_pair_nb(T, S, p, kind, prm)
+    act_nb(T, S, dts, p, a, q, i, j, kinds, params)
+    phase_b_nb(T, S, p, kind, prm)

@@ -159,7 +159,16 @@ def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     first = (p + 1) % P  # from the left of the last final turn (DIGEST §5.10), or the first player
     if T.opts[O_RAGNAROK_ORDER] == 1:
         first = start
-    # end-of-game Jarl abilities act by their condition at the end of the final round (R62)
+    end_game_nb(T, S, dts, first, kinds, params)
+    if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
+        record_violation_nb(S, INV_UNFINISHED)
+
+
+@njit(cache=True)
+def end_game_nb(T, S, dts, first, kinds, params):
+    """After the final round (003 l.136-146): end-of-game Jarl abilities read their condition
+    (R62), Ragnarök for each player from seat ``first`` clockwise, the Kings' end Glory, scoring."""
+    P = S.gs[G_NP]
     shield_glory = np.full(P, -1, np.int64)
     for i in range(P):
         shield_glory[i] = ability_arg_nb(T, S, i, J_SHIELD_GLORY, -1, ROLE_RAGNAROK, 0)
@@ -168,8 +177,6 @@ def play_game_nb(T, S, dts, seed, kinds, params, log_on, check_on):
     check_nb(T, S)
     king_end_nb(T, S)
     score_nb(T, S, shield_glory)
-    if S.gs[G_CHECK] == 1 and S.gs[G_FINAL_LEFT] != 0:
-        record_violation_nb(S, INV_UNFINISHED)
 
 
 CHUNK = 8
