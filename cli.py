@@ -456,6 +456,9 @@ def compare(
             rs_a, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
         rs_b = session.variant(ruleset, option + variant_args, patch, players)
+        if not patch and rs_b.options == rs_a.options:
+            raise session.UsageError(f"the variant arm ({', '.join(variant_args)}) plays the baseline's rules: "
+                                     "--option and --module already set them in both arms; give the variant a change")
         mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
         if until_decided and mirror:
             raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "
@@ -466,7 +469,7 @@ def compare(
     from volva.analysis.paired import strategy_streams, write_compare_tables
     from volva.analysis.populations import card_effects
     from volva.reports.paired import plot_compare
-    effects, code = [], 0
+    effects, shapes, moved, code = [], [], [], 0
     for name, names, pols in pops:
         where = out if name is None else out / name
         if name is not None:
@@ -493,9 +496,17 @@ def compare(
             raise typer.Exit(res.code)
         if "card_iwd" in tabs:
             effects.append(card_effects(tabs["card_iwd"], name))
+        if "shape" in tabs:
+            shapes.append(tabs["shape"][tabs["shape"]["strategy"] == "(all)"].assign(population=name))
+        if len(set(names)) > 1:
+            moved.append(tabs["strategy"].assign(population=name))
         if res.code:
             code = res.code
             break
+    if moved:
+        console.print_wide([console.population_strategy_table(moved, out / "populations_strategy.csv")])
+    if shapes:
+        console.print_wide([console.population_shape_table(shapes, out / "populations_shape.csv")])
     _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
                          f"Variant − baseline ({what}) across bot populations, "
                          f"{games:,} paired games each", session.patched_cards(patch), top)

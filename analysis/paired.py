@@ -38,6 +38,7 @@ from scipy import stats as _st
 
 from volva.analysis import aggregate as agg
 from volva.analysis.suffstats import ALL, WIN_UNIT, Stats
+from volva.simulator.core import enums as E
 
 PAIR_KEYS = ["strategy", "holder"]
 PAIR_SUMS = ["n", "d", "d2", "gd", "gd2", "c_G", "c_nn", "c_dd", "c_dn", "c_gg", "c_gn"]
@@ -437,6 +438,9 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
         if parts:
             g = pd.concat(parts, ignore_index=True)
             out["groups"] = g[["dimension", *[c for c in g.columns if c != "dimension"]]]
+    sh = shape_change(sa, sb, alpha)
+    if sh is not None:
+        out["shape"] = sh
     terms = sa.game.get("terms") if isinstance(sa.game.get("terms"), dict) else {}
     if terms.get("clan_stats", True) is False:  # a game without stat tracks
         return out
@@ -447,6 +451,30 @@ def compare_tables(sa: Stats, sb: Stats, sums: pd.DataFrame, alpha: float = 0.05
     pb = agg.rate_table(sb["paths"], ["strategy", "path"])
     out["stat_paths"] = unpaired_diff(pa_, pb, ["strategy", "path"], alpha)
     return out
+
+
+def shape_change(sa: Stats, sb: Stats, alpha: float = 0.05) -> pd.DataFrame | None:
+    """How the bots' play moved (analysis.aggregate.game_shape in both arms): per strategy and
+    ``(all)``, each counter's mean per clan per game in each arm, the change and its normal
+    interval from the two arms' standard errors (unpaired, so conservative for paired games).
+    Counters are named in the game's words (engine terms ``shape``). None when an arm has no
+    game-shape counts."""
+    ra, rb = agg.game_shape(sa), agg.game_shape(sb)
+    if ra is None or rb is None:
+        return None
+    a, b = ra[0].set_index("strategy"), rb[0].set_index("strategy")
+    terms = sa.game.get("terms") if isinstance(sa.game.get("terms"), dict) else {}
+    names = terms.get("shape") if isinstance(terms.get("shape"), dict) else {k: k for k in E.SHAPE_NAMES}
+    z = _st.norm.ppf(1 - alpha / 2)
+    rows = []
+    for strat in a.index.intersection(b.index):
+        for k, label in names.items():
+            if k not in a.columns:
+                continue
+            ma, mb = float(a.at[strat, k]), float(b.at[strat, k])
+            se = float(np.hypot(a.at[strat, f"se_{k}"], b.at[strat, f"se_{k}"]))
+            rows.append((str(strat), label, ma, mb, mb - ma, mb - ma - z * se, mb - ma + z * se))
+    return pd.DataFrame(rows, columns=["strategy", "counter", "base", "variant", "delta", "ci_low", "ci_high"])
 
 
 def holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> np.ndarray:

@@ -94,8 +94,31 @@ def module_options(modules: list[str] | None) -> list[str]:
 
 
 def option_args(options: list[str] | None, modules: list[str] | None) -> list[str]:
-    """--option and --module values as one list of 'key=value' (as run.json records them)."""
-    return list(options or []) + module_options(modules)
+    """--option and --module values as one list of 'key=value' (as run.json records them). Raises
+    UsageError when an --option sets a module's own option otherwise (--module X with
+    --option X=false)."""
+    mods = module_options(modules)
+    on = {m.split("=", 1)[0] for m in mods}
+    for o in options or []:
+        key, val = parse_option(o)
+        if key in on and val not in (True, "true"):
+            name = next(m for m, k in MODULES.items() if k == key)
+            raise UsageError(f"--option {o}: contradicts --module {name} (which sets {key}=true); drop one of them")
+    return list(options or []) + mods
+
+
+def _module_owners(option: str) -> str:
+    """The games whose rules have the module's ``option`` (for an error message)."""
+    from volva.simulator.core.loading import RulesError
+    from volva.simulator.engines import engine_of, load_ruleset, names
+    out = []
+    for n in names():
+        try:
+            if option in load_ruleset(n).options and engine_of(n).title not in out:
+                out.append(engine_of(n).title)
+        except RulesError:
+            pass
+    return " and ".join(out) or "no rule set here"
 
 
 def _check_modules(ruleset: str, opts: dict) -> None:
@@ -107,8 +130,8 @@ def _check_modules(ruleset: str, opts: dict) -> None:
     known = load_ruleset(ruleset).options
     for m, o in used:
         if o not in known:
-            raise UsageError(f"--module {m} is not a module of {engine_of(ruleset).title} (its rules have no "
-                             f"option '{o}'); with --mode rainbow-bridge it applies to the Blood Rage game")
+            raise UsageError(f"--module {m} is not a module of {engine_of(ruleset).title}; it is one of "
+                             f"{_module_owners(o)}")
 
 
 # --------------------------------------------------------------------------- rule set and lineup
@@ -288,8 +311,10 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     """``volva compare``: the variant arm's rule set (the card patches applied). Raises UsageError."""
     from volva.simulator.core.loading import RulesError
     from volva.simulator.engines import load_ruleset
+    opts = dict(parse_option(o) for o in option)
     try:
-        rs = load_ruleset(ruleset, options=dict(parse_option(o) for o in option), patch=list(patch))
+        _check_modules(ruleset, opts)
+        rs = load_ruleset(ruleset, options=opts, patch=list(patch))
         fit_players(rs, players)
     except RulesError as exc:
         raise UsageError(str(exc)) from None

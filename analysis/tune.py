@@ -211,7 +211,7 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
                             check_deviations=check_deviations, say=say)
     res.trials = [{"trial": t.number, "fitness": t.value, **t.params} for t in study.trials if t.value is not None]
     res.importances = importances(space, res.trials)
-    res.doc = dict(res.doc, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
+    res.doc = dict(res.doc, name=name, plan=_plan(rs, league))
     fresh = res.doc.pop("provenance")
     res.doc["provenance"] = _provenance(rs, space, league, players, trials, blocks, seed, study.best_value,
                                         tune_games, wall) | fresh
@@ -235,7 +235,7 @@ def refine(rs, space: SearchSpace, league: League, doc: dict, *, players: int = 
                             polish_rounds=polish_rounds, polish_blocks=polish_blocks,
                             check_deviations=check_deviations, say=say)
     checks = res.doc.pop("provenance")
-    res.doc = dict(res.doc, name=name, plan=f"tuned by volva tune against {', '.join(league.names)}")
+    res.doc = dict(res.doc, name=name, plan=_plan(rs, league))
     res.doc["provenance"] = {"ruleset": rs.name, "engine": space.engine, "players": players,
                              "league": list(league.names), "seed": seed, "refined": True,
                              **_versions(), **checks}
@@ -361,9 +361,18 @@ def _versions() -> dict:
                          "optuna": optuna.__version__}}
 
 
+def _plan(rs, league) -> str:
+    """The file's one-line description: the league, and the modules turned on (rule options 'true'
+    whose name a --module maps to)."""
+    from volva.analysis.session import MODULES
+    on = [m for m, o in MODULES.items() if rs.options.get(o) in (True, "true")]
+    return f"tuned by volva tune against {', '.join(league.names)}" + (f", with {', '.join(on)}" if on else "")
+
+
 def _provenance(rs, space, league, players, trials, blocks, seed, best_fitness, tune_games, wall) -> dict:
     return {
         "ruleset": rs.name, "engine": space.engine, "players": players, "league": list(league.names),
+        "rule_options": dict(rs.options),  # the rules it was tuned under (a module on, an option changed)
         "trials": trials, "seed_blocks_per_opponent": blocks, "seed": seed,
         "games_per_trial": blocks * players * len(league.pols), "tuning_games": tune_games,
         "tuning_seconds": round(wall, 1), "games_per_second": round(tune_games / wall) if wall > 0 else 0,

@@ -199,16 +199,65 @@ def print_wide(tables) -> None:
         con.print(t)
 
 
+def population_strategy_table(moved: list, path):
+    """``volva compare --population``: each strategy's paired change of win rate in each population
+    of two or more strategies (a mirror cannot move); also written to ``path`` (CSV, long)."""
+    import pandas as pd
+    from rich.table import Table
+    long = pd.concat(moved, ignore_index=True)
+    long.to_csv(path, index=False)
+    t = Table(title="Each strategy's win rate, variant − baseline, in each population (paired by game and seat; "
+                    "95% CI clustered by seed block)", title_justify="left")
+    for c in ("population", "strategy", "Δ win rate", "95% CI"):
+        t.add_column(c, justify="left" if c in ("population", "strategy") else "right", no_wrap=True)
+    for _, r in long.iterrows():
+        t.add_row(str(r.population), str(r.strategy), f"{r.d_win:+.4f}",
+                  "fixed" if bool(r.get("fixed", False)) else f"{r.ci_low:+.4f}…{r.ci_high:+.4f}")
+    return t
+
+
+def population_shape_table(shapes: list, path):
+    """``volva compare --population``: how the bots' play moved (all strategies) in each population,
+    one column per population (Δ and 95% CI); also written to ``path`` (CSV, long)."""
+    import pandas as pd
+    from rich.table import Table
+    long = pd.concat(shapes, ignore_index=True)
+    long.to_csv(path, index=False)
+    pops = list(dict.fromkeys(long["population"]))
+    t = Table(title="How the bots' play moved in each population, per clan per game (variant − baseline, 95% CI)",
+              title_justify="left")
+    t.add_column("counter", no_wrap=True)
+    for p in pops:
+        t.add_column(str(p), justify="right", no_wrap=True)
+    for counter in dict.fromkeys(long["counter"]):
+        cells = []
+        for p in pops:
+            r = long[(long["population"] == p) & (long["counter"] == counter)]
+            cells.append("" if r.empty else f"{r.delta.iloc[0]:+.3f} [{r.ci_low.iloc[0]:+.3f}, {r.ci_high.iloc[0]:+.3f}]")
+        t.add_row(str(counter), *cells)
+    return t
+
+
 def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
     """Rich tables of what moved in a comparison (analysis.paired.compare_tables output)."""
     import pandas as pd
     from rich.table import Table
     tables = [delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({games:,} games; "
                           "95% CI clustered by seed block)", ["strategy"])]
+    sh = tabs.get("shape")
+    if sh is not None and len(sh):
+        t = Table(title="How the bots' play moved, per clan per game, all strategies (variant − baseline; 95% CI "
+                        "from both arms' standard errors; per strategy in compare_shape.csv)", title_justify="left")
+        for c in ("counter", "base", "variant", "Δ", "95% CI"):
+            t.add_column(c, justify="left" if c == "counter" else "right", no_wrap=True)
+        for _, r in sh[sh["strategy"] == "(all)"].iterrows():
+            t.add_row(str(r.counter), f"{r.base:.3f}", f"{r.variant:.3f}", f"{r.delta:+.3f}",
+                      f"{r.ci_low:+.3f}…{r.ci_high:+.3f}")
+        tables.append(t)
     cv = tabs.get("card_value")
     if cv is not None and len(cv):
         tested = cv[cv["tested"].astype(bool)]
-        t = Table(title="What the patch changed in each card: worth to a holder (variant − baseline in the same game "
+        t = Table(title="What the variant changed in each card: worth to a holder (variant − baseline in the same game "
                         "and seat, clans holding it in the variant minus the strategy's other clans; 95% CI "
                         "clustered by seed block; "
                         f"Benjamini–Hochberg over {len(tested):,} tested rows) and who drafts it (draft rate, ATA)",

@@ -498,6 +498,7 @@ def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
         some = gs.groupby("source")["mean"].apply(lambda m: bool((m.abs() > 0).any()))
         keep = [s for s in src_labels if some.get(s, False)]  # a source no clan scored from (a module off): no rows
         res["glory_sources"] = gs[gs["source"].isin(keep)].assign(source=lambda d: d["source"].map(src_labels))
+        src_labels = {k: src_labels[k] for k in keep}  # ... nor columns in the other tables
     has_stats = _terms(st).get("clan_stats", True) is not False
     if not has_stats:  # a game without clan stat tracks or figures on a board (Valhalla, the dice game)
         res["stat_paths"] = {}

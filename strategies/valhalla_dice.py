@@ -52,7 +52,7 @@ STRATEGIES = {
     "set-collector": (VDPOL_GREEDY, lambda: _with({VD_TARGET_SET: 3.0}),
                       "greedy that attacks where a won shield completes a shield set"),
     "king-hunter": (VDPOL_GREEDY, lambda: _with({VD_KING_TARGET: 10.0}),
-                    "greedy that attacks the King of the Hill whenever it may (the module's bonus dice and title)"),
+                    "greedy that, when it attacks, attacks the King of the Hill if it may (bonus dice, the title)"),
     "greedy-dp": (VDPOL_GREEDY, lambda: _with({VD_ARM: ARM_DP}),
                   "greedy, arming by the exact DP (optimal rerolls) instead of the keep rule"),
     "no-reroll": (VDPOL_GREEDY, lambda: _with({VD_ARM: ARM_NONE}), "greedy that never rerolls (a baseline)"),

@@ -162,6 +162,7 @@ def test_compare_cli_noop_patch_changes_nothing(tmp_path):
     assert (s["d_win"] == 0).all() and (s["d_glory"] == 0).all() and (s["n"] == 400).all()
     c = pd.read_csv(out / "compare_card_iwd.csv")
     assert (c["d_iwd"].abs() < 1e-12).all() and not c["significant"].any()
+    assert (pd.read_csv(out / "compare_shape.csv")["delta"] == 0).all()  # the same games: the same play
     assert "0 cards flagged" in res.stdout
     assert Stats.load(out / "baseline").equals(Stats.load(out / "variant"))
     meta = json.loads((out / "variant" / "run.json").read_text())

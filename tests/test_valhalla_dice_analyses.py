@@ -186,3 +186,37 @@ def test_compare_a_module_on_the_same_games(tmp_path):
     assert "Loki's Deception" in set(src["source"]) and "King of the Hill" not in set(src["source"])
     r = volva("compare", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "none"))
     assert r.exit_code == 2 and "compare needs a variant arm" in r.stderr
+
+
+def test_compare_reports_how_the_play_moved(tmp_path):
+    """compare_shape.csv: each game-shape counter (in this game's words) per strategy and over all,
+    in both arms, the change and its interval (a no-op patch moves none: test_balance)."""
+    import pandas as pd
+    out = tmp_path / "loki"
+    r = volva("compare", "--ruleset", "valhalla-dice", "--lineup", "raider,turtle,greedy,hoarder",
+              "--variant-module", "loki-deception", "--games", "400", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "How the bots' play moved" in r.output
+    sh = pd.read_csv(out / "compare_shape.csv")
+    assert {"turns", "attacks", "defences won"} <= set(sh["counter"])
+    assert set(sh["strategy"]) == {"raider", "turtle", "greedy", "hoarder", "(all)"}
+    assert ((sh["delta"] - (sh["variant"] - sh["base"])).abs() < 1e-9).all()
+    assert ((sh["ci_low"] <= sh["delta"]) & (sh["delta"] <= sh["ci_high"])).all()
+
+
+def test_compare_a_module_across_bot_populations(tmp_path):
+    """compare --population with a module variant: how the play moved in each population, side by
+    side (populations_shape.csv), beside the per-card verdicts."""
+    import pandas as pd
+    out = tmp_path / "pop"
+    r = volva("compare", "--ruleset", "valhalla-dice", "--variant-module", "king-of-the-hill", "--games", "200",
+              "--population", "mixed=raider,turtle,greedy,king-hunter", "--population", "greedy=greedy,greedy,greedy,greedy",
+              "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "How the bots' play moved in each population" in r.output
+    sh = pd.read_csv(out / "populations_shape.csv")
+    assert set(sh["population"]) == {"mixed", "greedy"} and (sh["strategy"] == "(all)").all()
+    st = pd.read_csv(out / "populations_strategy.csv")  # the mirror population moves no win rate: left out
+    assert set(st["population"]) == {"mixed"} and set(st["strategy"]) == {"raider", "turtle", "greedy", "king-hunter"}
+    assert "Each strategy's win rate" in r.output
+    assert (out / "verdicts.csv").exists()

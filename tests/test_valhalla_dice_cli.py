@@ -67,6 +67,7 @@ def test_strategies_list():
     (["--module", "lokis-deception"], "--module 'lokis-deception'; allowed: gods-of-asgard (Blood Rage), loki-deception"),
     (["--module", "gods-of-asgard"], "--module gods-of-asgard is not a module of Valhalla (dice game)"),
     (["--module", "loki-deception", "--option", "loki_card=odin"], "option loki_card='odin'; allowed: recommended, random"),
+    (["--module", "loki-deception", "--option", "loki_deception=false"], "contradicts --module loki-deception"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, needle):
     r = volva("run", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "x"), *args)
@@ -86,7 +87,17 @@ def test_modules_reach_the_engine_and_the_replay():
 
 def test_blood_rage_refuses_the_dice_modules(tmp_path):
     r = volva("run", "--games", "10", "--out", str(tmp_path / "x"), "--module", "king-of-the-hill")
-    assert r.exit_code == 2 and "--module king-of-the-hill is not a module of Blood Rage" in r.stderr, r.stderr
+    assert r.exit_code == 2 and "--module king-of-the-hill is not a module of Blood Rage; it is one of Valhalla (dice game)" \
+        in r.stderr, r.stderr
+    r = volva("compare", "--games", "10", "--out", str(tmp_path / "c"), "--variant-module", "loki-deception")
+    assert r.exit_code == 2 and "is not a module of Blood Rage" in r.stderr, r.stderr
+
+
+def test_compare_refuses_a_variant_equal_to_the_baseline(tmp_path):
+    r = volva("compare", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "c"),
+              "--module", "loki-deception", "--variant-module", "loki-deception")
+    assert r.exit_code == 2 and "plays the baseline's rules" in r.stderr, r.stderr
+    assert not (tmp_path / "c").exists()
 
 
 def test_options_reach_the_engine(tmp_path):
@@ -140,3 +151,23 @@ def test_strategies_show_and_validate(tmp_path):
     f.write_text('name = "mine"\nbase = "turtle"\ntarget_set = 2\n')
     r = volva("strategies", "validate", str(f), "--ruleset", "valhalla-dice")
     assert r.exit_code == 0 and "ok: mine" in r.output, r.output
+
+
+@pytest.mark.parametrize("lineup", ["greedy,greedy,greedy,greedy", "greedy,raider,greedy,raider", "greedy,raider,turtle,hoarder"])
+def test_replay_shows_the_game_the_run_played(tmp_path, lineup):
+    """volva replay --game g prints game g of the run: its final Glory per seat equals the run's
+    rows, for a mirror lineup (no rotation), a period-2 lineup and four strategies."""
+    import re
+
+    import pandas as pd
+    out = tmp_path / "r"
+    r = volva("run", "--ruleset", "valhalla-dice", "--players", "4", "--lineup", lineup, "--games", "8",
+              "--seed", "3", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    rows = pd.read_parquet(out / "clans.parquet")
+    for g in (0, 3, 5):
+        r = volva("replay", "--ruleset", "valhalla-dice", "--players", "4", "--lineup", lineup, "--seed", "3",
+                  "--game", str(g))
+        assert r.exit_code == 0, r.output
+        shown = sorted(int(x) for x in re.findall(r": (\d+) Glory, rank", r.output))
+        assert shown == sorted(rows[rows["game_id"] == g]["glory"].astype(int).tolist()), (g, r.output[-400:])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_valhalla_dice_engine import fixed_dice  # a helper of the engine tests
 
 from volva.simulator.core.loading import RulesError
 from volva.simulator.valhalla_dice import api
@@ -36,14 +37,6 @@ def setup(rs, P, seed=5):
     PO.init_state_nb(S, P, np.uint64(seed), True, True)
     EN.setup_nb(rs.T, S, kinds, params)
     return S
-
-
-def fixed_dice(rs, face):
-    arr = rs.tables_arr.copy()
-    cum = np.zeros(6)
-    cum[face:] = 1.0
-    arr[0].cum[:] = cum
-    return arr[0]
 
 
 def battle(rs, att, dfn, face=2, king=None):

@@ -2,7 +2,11 @@
 result, and steps that must be refused (docs/scenarios.md, "Expectations", "Refusals")."""
 from __future__ import annotations
 
+import difflib
+
 import numpy as np
+
+from .loading import ScenarioError, ScenarioRefusal
 
 #: operators of a check table (``glory = { ">=" = 10 }``, ``hand = { contains = "Tyr's Smite" }``)
 OPS = ("len", "contains", "in", ">=", "<=", ">", "<", "!=")
@@ -159,3 +163,43 @@ def play_step(sc, k: int, st: dict, play) -> None:
         sc.refusals.append({"step": k, "error": msg})
         return
     sc.fail(F, f"expected a refusal containing {want!r}, but the step was legal and was played")
+
+
+class ScenarioFile:
+    """What a scenario runner of any engine does with its file: ``path``, the parsed table ``d``,
+    the rule set ``r``, the log lines and refused steps so far, and the checks that name a field."""
+
+    def __init__(self, path, d: dict, rs):
+        self.path, self.d, self.r = path, d, rs
+        self.log_lines: list[str] = []
+        self.refusals: list[dict] = []  #: steps refused as their expect_error asked
+        self.resolve = None  #: strategy name -> (kind, params), set by the caller
+
+    def fail(self, field, msg, kind=ScenarioError):
+        raise kind(f"{self.path}: field '{field}': {msg}")
+
+    def refuse(self, field, msg):
+        """A well-formed step the rules do not allow (ScenarioRefusal: an expect_error may expect it)."""
+        self.fail(field, msg, ScenarioRefusal)
+
+    def strlist(self, v, field):
+        if isinstance(v, str):
+            return [v]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            self.fail(field, f"{v!r}; expected a string or a list of strings")
+        return v
+
+    def keys(self, field, d, allowed):
+        """Refuse a non-table, or unknown keys (naming the closest allowed one)."""
+        if not isinstance(d, dict):
+            self.fail(field, f"{d!r}; expected a table")
+        for k in d:
+            if k not in allowed:
+                close = difflib.get_close_matches(str(k), allowed, n=1)
+                self.fail(f"{field + '.' if field else ''}{k}", "unknown field" + (
+                    f" (did you mean '{close[0]}'?)" if close else f"; allowed: {list(allowed)}"))
+
+    def int_in(self, field, v, lo, hi) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            self.fail(field, f"{v!r}; allowed: an integer {lo}..{hi}")
+        return v

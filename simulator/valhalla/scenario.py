@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import RulesError, ScenarioError, ScenarioRefusal, read_toml
-from ..core.scenario import play_step
+from ..core.loading import RulesError, ScenarioError, read_toml
+from ..core.scenario import ScenarioFile, play_step
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
@@ -59,47 +59,14 @@ PHASE_KEYS = ("phase", "cards", "choices")
 DECLINE = ("pass", "no", "none", "decline")
 
 
-class VScenario:
+class VScenario(ScenarioFile):
     def __init__(self, path: Path, d: dict, rs):
-        self.path, self.d, self.r = path, d, rs
+        super().__init__(path, d, rs)
         self.T = rs.tables
-        self.log_lines: list[str] = []
-        self.refusals: list[dict] = []  #: steps refused as their expect_error asked
-        self.resolve = None  #: strategy name -> (kind, params), set by the caller
-
-    def fail(self, field, msg, kind=ScenarioError):
-        raise kind(f"{self.path}: field '{field}': {msg}")
-
-    def refuse(self, field, msg):
-        """A legal-looking step the engine refuses (ScenarioRefusal: an expect_error may expect it)."""
-        self.fail(field, msg, ScenarioRefusal)
-
-    def strlist(self, v, field):
-        if isinstance(v, str):
-            return [v]
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            self.fail(field, f"{v!r}; expected a string or a list of strings")
-        return v
-
-    def keys(self, field, d, allowed):
-        """Refuse unknown keys (with the closest allowed one)."""
-        import difflib
-        if not isinstance(d, dict):
-            self.fail(field, f"{d!r}; expected a table")
-        for k in d:
-            if k not in allowed:
-                close = difflib.get_close_matches(k, allowed, n=1)
-                self.fail(f"{field + '.' if field else ''}{k}", "unknown field" + (
-                    f" (did you mean '{close[0]}'?)" if close else f"; allowed: {list(allowed)}"))
 
     def tab(self, field, v) -> dict:
         if not isinstance(v, dict):
             self.fail(field, f"{v!r}; expected a table")
-        return v
-
-    def int_in(self, field, v, lo, hi) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            self.fail(field, f"{v!r}; allowed: an integer {lo}..{hi}")
         return v
 
     def region(self, field, name):

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core import enums as E
-from ..core.batch import BatchOut, game_plan, new_batch_out, rotated
+from ..core.batch import BatchOut, game_plan, new_batch_out, rotated, rotation_period
 from ..core.loading import RulesError
 from . import dice as D
 from .battle import ARM_DP
@@ -295,6 +295,7 @@ def seat_groups(r: Results, n_jarls: int) -> np.ndarray:
 def replay_text(rs: Ruleset, lineup_names, lineup, master_seed: int, game_id: int = 0, rotate: bool = True) -> str:
     """The readable log of game ``game_id`` of an experiment (the game ``volva run`` plays)."""
     from .replay import log_text
-    (r, _, seeds), = game_plan(master_seed, np.array([game_id]), len(lineup), rotate)
+    (r, _, seeds), = game_plan(master_seed, np.array([game_id]), len(lineup), rotate,
+                               rotation_period(list(lineup_names)))  # a mirror lineup is not rotated
     S = play_game(rs, rotated(lineup, r), int(seeds[0]), log=True, check=True)
     return log_text(rs, S, rotated(lineup_names, r))

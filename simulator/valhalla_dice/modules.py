@@ -48,12 +48,12 @@ def loki_bonus_nb(T, S, loser, diff):
         return
     op, n = T.loki_tiers[k, best, 1], T.loki_tiers[k, best, 2]
     S.cnt[loser, C_LOKI_BONUSES] += 1
+    log_nb(S, EV_LOKI, loser, diff, op, n, 0, 0)  # before the draws: the last card's end trigger follows it
     if op == BONUS_GLORY:
         S.cnt[loser, C_GLORY_LOKI] += n  # Glory as points (R63: not cards from the discard pile)
     else:
         for _ in range(n):
             draw_nb(S, loser)  # the last card of the deck triggers the end, as any draw (003 l.133)
-    log_nb(S, EV_LOKI, loser, diff, op, n, 0, 0)
 
 
 @njit(cache=True)

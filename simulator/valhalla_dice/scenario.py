@@ -42,10 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.loading import RulesError, ScenarioError, ScenarioRefusal, read_toml
+from ..core.loading import RulesError, ScenarioError, read_toml
 from ..core.record import G_LOG_N, G_TURNS
 from ..core.rng import shuffle_nb
-from ..core.scenario import play_step
+from ..core.scenario import ScenarioFile, play_step
 from .dice import FACES
 from .tables import KIND_WARRIOR, O_KING
 
@@ -59,43 +59,8 @@ COLOURS = ("red", "black", "grey")
 END_NAMES = {0: "", 1: "a clan lost its last shield", 2: "the deck ran out"}
 
 
-class DiceScenario:
+class DiceScenario(ScenarioFile):
     """A Valhalla dice-game position and its steps (:func:`load_scenario`)."""
-
-    def __init__(self, path: Path, d: dict, rs):
-        self.path, self.d, self.r = path, d, rs
-        self.log_lines: list[str] = []
-        self.refusals: list[dict] = []  #: steps refused as their expect_error asked
-        self.resolve = None  #: strategy name -> (kind, params), set by the caller
-
-    # --- checks ----------------------------------------------------------------------------------
-    def fail(self, field, msg, kind=ScenarioError):
-        raise kind(f"{self.path}: field '{field}': {msg}")
-
-    def refuse(self, field, msg):
-        """A well-formed step the rules do not allow (an expect_error may expect it)."""
-        self.fail(field, msg, ScenarioRefusal)
-
-    def strlist(self, v, field):
-        if isinstance(v, str):
-            return [v]
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            self.fail(field, f"{v!r}; expected a string or a list of strings")
-        return v
-
-    def keys(self, field, d, allowed):
-        if not isinstance(d, dict):
-            self.fail(field, f"{d!r}; expected a table")
-        for k in d:
-            if k not in allowed:
-                close = difflib.get_close_matches(str(k), allowed, n=1)
-                self.fail(f"{field + '.' if field else ''}{k}", "unknown field" + (
-                    f" (did you mean '{close[0]}'?)" if close else f"; allowed: {list(allowed)}"))
-
-    def int_in(self, field, v, lo, hi) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            self.fail(field, f"{v!r}; allowed: an integer {lo}..{hi}")
-        return v
 
     def card(self, field, name) -> int:
         names = self.r.card_names
@@ -167,6 +132,9 @@ class DiceScenario:
                     self.fail(f"{F}.jarl", f"{jarl!r}; allowed: a jarls.csv name or 'none'"
                                            + (f" (did you mean {close}?)" if close else ""))
                 j = rs.god_names.index(jarl)
+                if rs.content.jarls[j].min_players > P:
+                    self.fail(f"{F}.jarl", f"{jarl!r} is a {rs.content.jarls[j].min_players}+ Jarl (jarls.csv "
+                                           f"min_players), set aside at {P} players (003 l.49)")
                 if j in S.jarl[:P]:
                     self.fail(f"{F}.jarl", f"{jarl!r} is already another clan's (one card of each Jarl)")
                 S.jarl[p] = j
