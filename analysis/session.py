@@ -12,10 +12,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from volva.simulator.engines import MODULES  # --module NAME -> the rule option it turns on
+
 MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
 MAX_SEED = 2**64 - 1
-#: --module NAME -> the rule option it turns on (the rule sets whose rules.toml [options] list it)
-MODULES = {"gods-of-asgard": "gods_of_asgard", "loki-deception": "loki_deception", "king-of-the-hill": "king_of_the_hill"}
+
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
                 "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal",
                 "tune.json", "verdicts.csv", "populations.csv", "ratings.csv", "sequential.csv")

@@ -364,7 +364,7 @@ def _versions() -> dict:
 def _plan(rs, league) -> str:
     """The file's one-line description: the league, and the modules turned on (rule options 'true'
     whose name a --module maps to)."""
-    from volva.analysis.session import MODULES
+    from volva.simulator.engines import MODULES
     on = [m for m, o in MODULES.items() if rs.options.get(o) in (True, "true")]
     return f"tuned by volva tune against {', '.join(league.names)}" + (f", with {', '.join(on)}" if on else "")
 

@@ -77,6 +77,9 @@ VALHALLA_DICE_TERMS = {
                   "player's keep choice: `volva ablate CARD` measures its effect.",
 }
 
+#: --module NAME -> the rule option it turns on (the rule sets whose rules.toml [options] list it)
+MODULES = {"gods-of-asgard": "gods_of_asgard", "loki-deception": "loki_deception", "king-of-the-hill": "king_of_the_hill"}
+
 _ENGINES: dict[str, Engine] = {}
 #: rule set name (a folder of simulator/data/) -> engine; a data folder not listed here names
 #: its engine in rules.toml ``engine = "..."`` (default blood-rage)

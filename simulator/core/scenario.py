@@ -201,5 +201,28 @@ class ScenarioFile:
 
     def int_in(self, field, v, lo, hi) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            self.fail(field, f"{v!r}; allowed: an integer {lo}..{hi}")
+            self.fail(field, f"{'missing' if v is None else repr(v)}; allowed: an integer {lo}..{hi}")
         return v
+
+
+def load_with_options(path, data, resolve, load_rules, make):
+    """Set up a scenario: ``data`` (the parsed file, or None to read ``path``), its ``options``
+    table given to ``load_rules(options or None)`` -> rule set, ``make(path, data, rs)`` -> the
+    runner (a :class:`ScenarioFile`), its ``resolve`` set and its position built. Raises
+    ScenarioError naming ``options`` when the rules refuse them."""
+    from pathlib import Path
+
+    from .loading import RulesError, read_toml
+    path = Path(path)
+    d = read_toml(path, ScenarioError) if data is None else data
+    opts = d.get("options", {}) if isinstance(d, dict) else {}
+    if not isinstance(opts, dict):
+        raise ScenarioError(f"{path}: field 'options': {opts!r}; expected a table of rule options")
+    try:
+        rs = load_rules(opts or None)
+    except RulesError as exc:
+        raise ScenarioError(f"{path}: field 'options': {exc}") from None
+    sc = make(path, d, rs)
+    sc.resolve = resolve
+    sc.build()
+    return sc

@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from ..core import enums as E
-from ..core.loading import RulesError, ScenarioError, read_toml
-from ..core.scenario import ScenarioFile, play_step
+from ..core.loading import ScenarioError
+from ..core.scenario import ScenarioFile, load_with_options, play_step
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
@@ -470,16 +470,4 @@ def load_scenario(path, data: dict | None = None, resolve=None) -> VScenario:
     """Set up the Valhalla scenario in ``path`` (its parsed table ``data``); ``resolve`` maps a
     strategy name to (kind, params). Raises ScenarioError."""
     from .rules import load_valhalla
-    path = Path(path)
-    d = read_toml(path, ScenarioError) if data is None else data
-    opts = d.get("options", {}) if isinstance(d, dict) else {}
-    if not isinstance(opts, dict):
-        raise ScenarioError(f"{path}: field 'options': {opts!r}; expected a table of rule options")
-    try:
-        rs = load_valhalla("valhalla", options=opts or None)
-    except RulesError as exc:
-        raise ScenarioError(f"{path}: field 'options': {exc}") from None
-    sc = VScenario(path, d, rs)
-    sc.resolve = resolve
-    sc.build()
-    return sc
+    return load_with_options(path, data, resolve, lambda opts: load_valhalla("valhalla", options=opts), VScenario)

@@ -396,10 +396,11 @@ def set_gain_nb(T, S, p, q):
 
 
 @njit(cache=True)
-def act_nb(T, S, dts, p, a, q, i, j, kinds, params):
-    """Phase A's action ``a`` of seat p (003 l.80-88): A_ADD1 adds hand card i, A_ADD2 hand cards
-    i < j, A_ATTACK attacks seat q, A_DRAW draws 2 and keeps 1. The caller has checked that it is
-    legal (choose_action_nb, or the scenario runner)."""
+def act_nb(T, S, dts, p, move, kinds, params):
+    """Phase A's action of seat p, ``move`` = (a, q, i, j) (003 l.80-88): a = A_ADD1 adds hand card
+    i, A_ADD2 hand cards i < j, A_ATTACK attacks seat q, A_DRAW draws 2 and keeps 1. The caller has
+    checked that it is legal (choose_action_nb, or the scenario runner)."""
+    a, q, i, j = move
     kind, prm = kinds[p], params[p]
     if a == A_ADD1:
         ci = hand_take_nb(S, p, i)
@@ -449,5 +450,5 @@ def turn_nb(T, S, dts, p, kinds, params):
         i = best_warrior_nb(T, S, p, kind, prm)
     elif a == A_ADD2:
         i, j = best_pair_nb(T, S, p, kind, prm)
-    act_nb(T, S, dts, p, a, q, i, j, kinds, params)
+    act_nb(T, S, dts, p, (a, q, i, j), kinds, params)
     phase_b_nb(T, S, p, kind, prm)

@@ -38,14 +38,13 @@ rules do not allow: ScenarioRefusal (an ``expect_error`` may expect it).
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 
 import numpy as np
 
-from ..core.loading import RulesError, ScenarioError, read_toml
+from ..core.loading import RulesError
 from ..core.record import G_LOG_N, G_TURNS
 from ..core.rng import shuffle_nb
-from ..core.scenario import ScenarioFile, play_step
+from ..core.scenario import ScenarioFile, load_with_options, play_step
 from .dice import FACES
 from .tables import KIND_WARRIOR, O_KING
 
@@ -64,6 +63,8 @@ class DiceScenario(ScenarioFile):
 
     def card(self, field, name) -> int:
         names = self.r.card_names
+        if name is None:
+            self.fail(field, "missing; allowed: a card name as in cards.csv")
         if not isinstance(name, str) or name not in names:
             close = difflib.get_close_matches(str(name), names, n=3)
             self.fail(field, f"unknown card {name!r}" + (f"; did you mean {close}?" if close else
@@ -255,7 +256,7 @@ class DiceScenario(ScenarioFile):
         EN.start_turn_nb(T, S, p)
         code = {"add": EN.A_ADD1, "add_two": EN.A_ADD2, "attack": EN.A_ATTACK, "draw": EN.A_DRAW}[st["action"]]
         q, i, j = args
-        EN.act_nb(T, S, self.dts, p, code, q, i, j, self.kinds, self.params)
+        EN.act_nb(T, S, self.dts, p, (code, int(q), int(i), int(j)), self.kinds, self.params)
         S.gs[G_TURNS] += 1  # the turn is counted once its action is played (as play_game_nb does)
 
     def action_args(self, F, st, p) -> tuple:
@@ -351,16 +352,4 @@ def load_scenario(path, data: dict | None = None, resolve=None) -> DiceScenario:
     """Set up the dice-game scenario in ``path`` (its parsed table ``data``); ``resolve`` maps a
     strategy name to (kind, params). Raises ScenarioError."""
     from .api import load
-    path = Path(path)
-    d = read_toml(path, ScenarioError) if data is None else data
-    opts = d.get("options", {}) if isinstance(d, dict) else {}
-    if not isinstance(opts, dict):
-        raise ScenarioError(f"{path}: field 'options': {opts!r}; expected a table of rule options")
-    try:
-        rs = load(options=opts or None)
-    except RulesError as exc:
-        raise ScenarioError(f"{path}: field 'options': {exc}") from None
-    sc = DiceScenario(path, d, rs)
-    sc.resolve = resolve
-    sc.build()
-    return sc
+    return load_with_options(path, data, resolve, lambda opts: load(options=opts), DiceScenario)
