@@ -46,6 +46,7 @@ from ..core.record import G_LOG_N, G_TURNS
 from ..core.rng import shuffle_nb
 from ..core.scenario import ScenarioFile, load_with_options, play_step
 from .dice import FACES
+from .state import C_GLORY_ATTACK
 from .tables import KIND_WARRIOR, O_KING
 
 TOP_KEYS = ("ruleset", "players", "seed", "options", "dice", "deck_top", "discard", "clan", "step", "expect")
@@ -125,7 +126,7 @@ class DiceScenario(ScenarioFile):
                     rows[p, count[p]] = cid
                     count[p] += 1
                     if key == "valhalla":
-                        S.cnt[p, self.valhalla_source] += T.glory[cid]
+                        S.cnt[p, C_GLORY_ATTACK] += T.glory[cid]  # a position's Valhalla: its source is unknown
             jarl = c.get("jarl", "none")
             if jarl != "none":
                 if not isinstance(jarl, str) or jarl not in rs.god_names:
@@ -172,11 +173,6 @@ class DiceScenario(ScenarioFile):
             S.deck[n] = c
             n += 1
         S.gs[G_DECK_N] = n
-
-    @property
-    def valhalla_source(self) -> int:
-        from .state import C_GLORY_ATTACK
-        return C_GLORY_ATTACK  # a position's Valhalla counts as Glory from attacks won (its source is unknown)
 
     def dice_tables(self, dice):
         """The kernels' tables, with the ``dice`` table's colours fixed to one face each."""
