@@ -20,9 +20,9 @@ def team(*ws):
     return D.Team(list(ws))
 
 
-def battles(att, dfn, cum=UNIFORM, n=200, a_cfg=None, d_cfg=None, att_giant=None, nmax=6):
+def battles(att, dfn, cum=UNIFORM, n=200, a_cfg=None, d_cfg=None, att_giant=None):
     cfg = np.stack([a_cfg if a_cfg is not None else B.phase_cfg(), d_cfg if d_cfg is not None else B.phase_cfg()])
-    return B.simulate_battles_nb(D.tables(nmax).arrays, 1, cum, B.side_arrays(att, att_giant), B.side_arrays(dfn), cfg, n)
+    return B.simulate_battles_nb(D.arming_bank(), 1, cum, B.side_arrays(att, att_giant), B.side_arrays(dfn), cfg, n)
 
 
 def test_attacker_arming_nobody_ends_with_no_winner():
@@ -70,8 +70,8 @@ def test_x_arms_nobody_but_weapons_exchange():
     assert (r[:, 0] == B.ATTACKER_WINS).all() and (r[:, 1] == 2).all()
 
 
-def phases(t, cfg, n, target=0, nmax=6, seed=3):
-    return B.simulate_phases_nb(D.tables(nmax).arrays, seed, UNIFORM, B.side_arrays(t), cfg, target, n)
+def phases(t, cfg, n, target=0, seed=3):
+    return B.simulate_phases_nb(D.arming_bank(), seed, UNIFORM, B.side_arrays(t), cfg, target, n)
 
 
 TEAM_A = team(("axe", 3), ("spear+sword", 5), ("bow*2", 5), ("shield*3", 8))
@@ -93,7 +93,7 @@ def test_policy_reaches_the_exact_value(cfg, exact):
 
 def test_policy_with_new_weapons_and_a_threshold():
     cfg = B.phase_cfg(B.ARM_DP, new=1)
-    r = phases(TEAM_A, cfg, 3000, target=10, nmax=7)
+    r = phases(TEAM_A, cfg, 3000, target=10)
     p = (r[:, 0] >= 10).mean()
     exact = D.solve(TEAM_A, 6, objective=10, new_weapons=1)
     assert abs(p - exact) < 4 * np.sqrt(exact * (1 - exact) / len(r)), (p, exact)
@@ -122,3 +122,73 @@ def test_battles_are_a_function_of_the_seed():
     a = battles(TEAM_A, TEAM_A, n=50)
     b = battles(TEAM_A, TEAM_A, n=50)
     assert (a == b).all()
+
+
+def _random_team(rng):
+    weapons = list(D.WEAPONS)
+    out = []
+    for _ in range(int(rng.integers(1, 5))):
+        if rng.random() < 0.2:
+            out.append((f"any*{rng.integers(1, 4)}", int(rng.integers(1, 9))))
+        else:
+            ws = rng.choice(weapons, int(rng.integers(1, 3)), replace=False)
+            out.append(("+".join(f"{w}*{rng.integers(1, 3)}" for w in ws), int(rng.integers(1, 9))))
+    return D.Team(out)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_lumped_die_values_equal_the_full_die(seed):
+    """The engine's DP solves a lumped die (dice.arming_bank: unused weapons as one face, merged
+    with the X when nothing can use them). Its values must be the full die's at every pool, for
+    any team, Ice Giants, wild X (Weapons exchange), Push back, New weapons and reroll budget."""
+    rng = np.random.default_rng(seed)
+    t = _random_team(rng)
+    need, any_need, strength, _ = B.side_arrays(t)
+    new, free = int(rng.integers(0, 3)), int(rng.choice([0, 2]))
+    x_wild, rerolls, target = int(rng.choice([0, 0, 6, D.XW_ALL_ONE])), int(rng.choice([-1, 1, 2])), int(rng.choice([0, 9]))
+    full = D.tables(6 + new)
+    bank = D.arming_bank()
+    colmap = np.empty(6, np.int64)
+    dt = B.layout_tables_nb(bank, B.lump_nb(bank, 6 + new, need, any_need, x_wild, colmap))
+    assert len(dt[0]) <= len(full.size)
+    need_l = np.zeros_like(need)
+    for w in range(5):
+        if need[:, w].any():
+            need_l[:, colmap[w]] = need[:, w]
+
+    def solve(tb, nd):
+        best = D.best_strength_nb(tb[10], tb[1], nd, any_need, strength, x_wild)
+        stop = best.astype(float) if target == 0 else (best >= target).astype(float)
+        return D.solve_nb(tb, stop, rerolls, free, new)
+    v_full, v_lump = solve(full.arrays, need), solve(dt, need_l)
+    lumped = np.zeros((len(full.size), 6), np.int8)
+    for x in range(6):
+        lumped[:, colmap[x]] += full.cnt[:, x]
+    idx = [B.pool_index_nb(dt[1], c) for c in lumped]
+    np.testing.assert_allclose(v_lump[..., idx], v_full, rtol=0, atol=1e-12)
+
+
+def test_unequal_weapons_are_not_lumped():
+    """A die whose weapons are not equally likely (two axes, no bow) is solved whole."""
+    p = (1 / 6, 1 / 6, 2 / 6, 0.0, 1 / 6, 1 / 6)
+    bank = D.arming_bank(p)
+    colmap = np.empty(6, np.int64)
+    need, any_need, _, _ = B.side_arrays(team(("axe", 3)))
+    li = B.lump_nb(bank, 6, need, any_need, 0, colmap)
+    assert list(colmap) == list(range(6)) and len(B.layout_tables_nb(bank, li)[0]) == len(D.tables(6).size)
+
+
+@pytest.mark.parametrize("pool, weapons, armed", [
+    ((2, 0, 1, 0, 0, 1), "sword*3", True),         # no sword rolled: every die turns to sword
+    ((0, 0, 1, 3, 0, 0), "axe*2+sword*2", False),  # axe short by one and no X to cover it
+    ((0, 0, 1, 3, 0, 1), "axe*2+sword*2", True),   # the X covers the axe, the bows become swords
+    ((0, 0, 1, 2, 0, 0), "axe*2+sword*2", False),  # fewer dice than symbols
+    ((1, 1, 1, 0, 0, 0), "any*2+bow", True),       # an Ice Giant takes any weapon, the rest turn to bow
+])
+def test_weapons_exchange_all_one(pool, weapons, armed):
+    """DIGEST §5.7 alternative (the literal 003 l.389, --option weapons_exchange=all_one, R66): the
+    dice not placed all turn to one chosen weapon, each X to any weapon."""
+    need, anyn = D.parse_weapons(weapons)
+    c = np.array(pool, np.int8)
+    assert D.armable_nb(c, need, anyn, D.XW_ALL_ONE) == armed
+    assert not D.armable_nb(c, need, anyn, 0) or armed  # all_one arms at least what no exchange does

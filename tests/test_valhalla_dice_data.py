@@ -200,8 +200,10 @@ def test_setup_must_fit_the_deck(data, old, new, needle):
 
 def test_options_without_a_kernel_are_refused():
     from volva.simulator.valhalla_dice import api
-    with pytest.raises(RulesError, match="weapons_exchange: 'all_one' has no kernel yet; implemented: x_only"):
-        api.load(options={"weapons_exchange": "all_one"})
+    with pytest.raises(RulesError, match="two_any_reading: 'wild' has no kernel yet; implemented: printed"):
+        api.load(options={"two_any_reading": "wild"})
+    assert api.load(options={"start_hand": "draft"}).options["start_hand"] == "draft"  # 003 l.304 (R65)
+    assert api.load(options={"weapons_exchange": "all_one"}).options["weapons_exchange"] == "all_one"  # R66
     rs = api.load(options={"jarl_deal": "5"})
     rs.check_players(5)
     with pytest.raises(RulesError, match="6 players need 30 Jarls, 25 can be dealt"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from volva.simulator.core.record import G_NP, G_TURNS
+from volva.simulator.core.record import G_LOG_N, G_NP, G_TURNS
 from volva.simulator.valhalla_dice import api
 from volva.simulator.valhalla_dice import engine as EN
 from volva.simulator.valhalla_dice import fight as F
@@ -379,3 +379,80 @@ def test_jarl_end_abilities_follow_either_and_both(rs):
     S = score(rs, 3, won, [2, 4, 4], shield_glory=[-1, 2, -1])
     assert S.glory[1] == 2 * (4 + 2) + 2 * 2 and S.cnt[1, ST.C_GLORY_JARL] == 4  # no set: one opponent
     assert S.cnt[1, ST.C_GLORY_SHIELDS] == 2 * (4 + 2)
+
+
+@pytest.fixture(scope="module")
+def rs_draft():
+    return api.load(options={"start_hand": "draft"})
+
+
+def _draft_moves(S):
+    rows = S.log[:S.gs[G_LOG_N]]
+    return [(int(r[2]), int(r[3]), int(r[4])) for r in rows if r[0] == EN.EV_DRAFT]
+
+
+@pytest.mark.parametrize("P", [2, 4, 6])
+def test_draft_of_starting_hands(rs_draft, P):
+    """003 l.304-313 (start_hand=draft, rulings R65): draw 5, 2 face up; A places a card of the hand
+    in the pool, B fills the hand to 5 from it and leaves the draft, then 2 more join the pool;
+    everyone ends with 5 and the pool's leftovers are discarded (back into the deck at 6, 003 l.61)."""
+    placed_total = 0
+    for seed in range(40):
+        kinds, params = api.lineup_arrays(lineup(P))
+        S = ST.new_state()
+        PO.init_state_nb(S, P, np.uint64(seed), True, True)
+        start = EN.setup_nb(rs_draft.T, S, kinds, params)
+        assert (S.hand_n[:P] == 5).all()
+        moves = _draft_moves(S)
+        took = [m for m in moves if m[1] == 1]
+        placed = [m for m in moves if m[1] == 0]
+        for p in range(P):  # each seat takes back exactly as many cards as it placed, and leaves once, last
+            assert sum(m[0] == p for m in took) == sum(m[0] == p for m in placed)
+            mine = [m[1] for m in moves if m[0] == p]
+            assert mine.count(2) == 1 and mine[-1] == 2
+            if 1 in mine:
+                assert 0 not in mine[mine.index(1):]  # B takes its cards, then no more A
+        assert moves[0][0] == start  # the first player opens the draft (clockwise from it)
+        pre = {2: 40, 4: 10, 6: 0}[P]
+        leftovers = 2 + 2 * (P - 1)  # 2 face up, 2 more after every B but the last; placed cards all taken back
+        assert S.gs[ST.G_DISC_N] == pre + (0 if P == 6 else leftovers)
+        held = S.gs[ST.G_DECK_N] + S.gs[ST.G_DISC_N] + S.hand_n[:P].sum() + S.team_n[:P].sum()
+        assert held == 120
+        placed_total += len(placed)
+    assert placed_total > 0  # the bots do place cards (greedy on a better pool card, random by a coin)
+
+
+def test_draft_last_player_may_place_once_more(rs_draft):
+    """003 l.313: the last player in the draft may take A once more, then must take B. With random
+    seats (a coin each time), no seat places two cards in a row while alone in the draft."""
+    kinds, params = api.lineup_arrays([RANDOM] * 3)
+    seen_alone = False
+    for seed in range(200):
+        S = ST.new_state()
+        PO.init_state_nb(S, 3, np.uint64(seed), True, True)
+        EN.setup_nb(rs_draft.T, S, kinds, params)
+        moves = _draft_moves(S)
+        done = set()
+        for i, (p, b, _) in enumerate(moves):
+            if b == 2:
+                done.add(p)
+            if len(done) == 2 and b == 0 and p not in done:  # alone in the draft, placing
+                seen_alone = True
+                later = [m for m in moves[i + 1:] if m[0] == p]
+                assert all(m[1] != 0 for m in later), (seed, moves)  # takes and leaves, no second A
+    assert seen_alone
+
+
+def test_draft_games_keep_the_invariants(rs_draft):
+    """T24's invariants with the draft variant, 2..6 players."""
+    for P in range(2, 7):
+        r = api.play_results(rs_draft, lineup(P), np.arange(300, dtype=np.uint64) + 1000 * P, check=True)
+        assert (r.violation == 0).all(), (P, np.bincount(r.violation))
+
+
+def test_weapons_exchange_all_one_games_keep_the_invariants():
+    """T24's invariants with Weapons exchange read as all_one (R66), 4 players; the card is played."""
+    r4 = api.load(options={"weapons_exchange": "all_one"})
+    r = api.play_results(r4, lineup(4), np.arange(400, dtype=np.uint64) + 3, check=True)
+    assert (r.violation == 0).all(), np.bincount(r.violation)
+    assert (r.played == r4.card_ids("Weapons Exchange")[0]).any()

@@ -94,13 +94,13 @@ class Ruleset:
         self.card_file_sha256 = hashlib.sha256(cards.read_bytes()).hexdigest()
 
     def dice_for(self, params) -> tuple:
-        """The arming DP's dice tables (DiceTables.arrays for pools of up to 6, 7, 8 and 9 dice: 6
-        dice + 3 grey; the red die's faces, the same for every colour by default, DIGEST §5.3), built
-        on first use (~1 s); when no seat arms by the DP, one-die stand-ins the kernels never read."""
+        """The arming DP's dice tables (dice.arming_bank: lumped dice for pools of up to 6, 7, 8 and
+        9 dice: 6 dice + 3 grey; the red die's faces, the same for every colour by default, DIGEST
+        §5.3), built on first use (~1-2 s); when no seat arms by the DP, stand-ins never read."""
         if not (np.asarray(params)[:, VD_ARM] == ARM_DP).any():
-            return (D.tables(1).arrays,) * 4
+            return D.stand_in_bank()
         if self._dice is None:
-            self._dice = tuple(D.tables(n, self.content.dice["red"]).arrays for n in (6, 7, 8, 9))
+            self._dice = D.arming_bank(tuple(self.content.dice["red"]))
         return self._dice
 
     def check_players(self, P: int) -> None:
@@ -224,7 +224,7 @@ def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
     kinds, params = lineup_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     out = new_results(len(seeds), len(lineup))
-    play_batch_nb(rs.tables_arr, sum(rs.dice_for(params), ()), seeds, kinds, params, check, out)
+    play_batch_nb(rs.tables_arr, rs.dice_for(params), seeds, kinds, params, check, out)
     return out
 
 

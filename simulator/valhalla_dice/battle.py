@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import rand_float_nb
-from .dice import NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
+from .dice import FACE_X, NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
 
 ARM_GREEDY = 0
 ARM_DP = 1
@@ -38,7 +38,8 @@ DEFENDER_WINS = 2
 B_REROLLS = 0  #: paid rerolls allowed (9: as the pool allows)
 B_FREE = 1  #: free rerolls (Push back: 2 a card; Jarl free_reroll)
 B_NEW = 2  #: New weapons cards
-B_XWILD = 3  #: X dice counting as any weapon at the end (Weapons exchange x_only: 6; Jarl x_wild)
+B_XWILD = 3  #: X dice counting as any weapon at the end (Weapons exchange x_only: 6; Jarl x_wild;
+#: all_one: dice.XW_ALL_ONE)
 C_POLICY = 4  #: ARM_*
 C_DICE = 5  #: dice rolled (before the opponent's Ice Giant)
 C_BONUS = 6  #: strength added when ≥ 1 Warrior is armed (strength Tactics, Jarl strength; 003 l.107)
@@ -153,82 +154,181 @@ def stop_now_nb(pool, need, any_need, strength, x_wild, target):
 
 
 @njit(cache=True)
-def phase_nb(dt, rs, cum, side, cfg, n_dice, target, pool):
+def layout_tables_nb(bank, li):
+    """The DiceTables.arrays of layout li of a :func:`.dice.arming_bank` (views, no copy)."""
+    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, cnt, off = bank
+    o = off[li]
+    return (size[o[0]:o[11]], add1[o[1]:o[12]], sub_ptr[o[2]:o[13]], sub_idx[o[3]:o[14]], roll_ptr[o[4]:o[15]],
+            roll_dst[o[5]:o[16]], roll_p[o[6]:o[17]], pair_a[o[7]:o[18]], pair_b[o[8]:o[19]], pair_p[o[9]:o[20]],
+            cnt[o[10]:o[21]])
+
+
+@njit(cache=True)
+def lump_nb(bank, nmax, need, any_need, x_wild, colmap):
+    """The bank layout of a side (see dice.arming_bank): fills colmap (int64[6], each rolled face's
+    column in the lumped die) and returns the layout index. The used weapons keep their order."""
+    T = need.shape[0]
+    k = 0
+    for w in range(5):
+        used = False
+        for t in range(T):
+            used = used or need[t, w] > 0
+        colmap[w] = k if used else -1
+        k += 1 if used else 0
+    giants = False
+    for t in range(T):
+        giants = giants or any_need[t] > 0
+    sep = 1 if giants or x_wild > 0 else 0
+    li = (min(max(nmax, 6), 9) - 6) * 12 + k * 2 + sep
+    if bank[11][li, 22] == 1:  # dice.BANK_IDENT: the full die
+        for x in range(NF):
+            colmap[x] = x
+        return li
+    for w in range(5):
+        if colmap[w] < 0:
+            colmap[w] = k if sep else FACE_X
+    colmap[FACE_X] = FACE_X
+    return li
+
+
+@njit(cache=True)
+def lumped_nb(colmap, pool, out):
+    """out (int8[6]) = the pool's counts in the lumped die's columns."""
+    out[:] = 0
+    for x in range(NF):
+        out[colmap[x]] += pool[x]
+
+
+@njit(cache=True)
+def next_keeper_nb(pool, K):
+    """The next sub-multiset K of pool (int8[6] each) in DiceTables' keeper order (the last face
+    counts fastest); False after the last."""
+    for x in range(NF - 1, -1, -1):
+        if K[x] < pool[x]:
+            K[x] += 1
+            return True
+        K[x] = 0
+    return False
+
+
+@njit(cache=True)
+def dp_keep_nb(dt, colmap, V, pool, fresh_less, bv, keep):
+    """The first keeper (DiceTables order, over the dice as rolled) attaining bv when the dice not
+    kept are rerolled less ``fresh_less`` discarded: written to keep (int8[6]); False if none."""
+    size, add1, _, _, roll_ptr, roll_dst, roll_p, _, _, _, _ = dt
+    nmax = roll_ptr.shape[0] // size.shape[0] - 1
+    n = 0
+    for x in range(NF):
+        n += pool[x]
+    lk = np.zeros(NF, np.int8)
+    keep[:] = 0
+    while True:
+        m = 0
+        for x in range(NF):
+            m += keep[x]
+        if m <= n - 1 - fresh_less:
+            lumped_nb(colmap, keep, lk)
+            q = pool_index_nb(add1, lk)
+            if keeper_value_nb(roll_ptr, roll_dst, roll_p, V, q, n - fresh_less - m, nmax) >= bv - 1e-12:
+                return True
+        if not next_keeper_nb(pool, keep):
+            return False
+
+
+@njit(cache=True)
+def dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
+    """The DP policy's rerolls after the first roll (phase_nb's arguments; pool holds the roll).
+    Solves the lumped die of the side's layout, then plays the real dice by its values: the keeper
+    is the first in the full die's order that attains the optimum. Returns the dice discarded."""
+    need, any_need, strength, _ = side
+    budget = cfg
+    colmap = np.empty(NF, np.int64)
+    li = lump_nb(bank, cfg[C_DICE] + budget[B_NEW], need, any_need, budget[B_XWILD], colmap)
+    dt = layout_tables_nb(bank, li)
+    size, add1, _, _, _, _, _, _, _, _, cnt = dt
+    needc = np.zeros((need.shape[0], 5), np.int8)
+    for t in range(need.shape[0]):
+        for w in range(5):
+            if need[t, w] > 0:
+                needc[t, colmap[w]] += need[t, w]
+    best = best_strength_nb(cnt, add1, needc, any_need, strength, budget[B_XWILD])
+    stop = np.empty(size.shape[0])
+    for s in range(size.shape[0]):
+        stop[s] = best[s] if target <= 0 else (1.0 if best[s] >= target else 0.0)
+    # a pool of n dice allows n - 1 paid rerolls (each discards one): with at least that many
+    # allowed, one layer solved by pool size (solve_nb's rerolls < 0)
+    unlimited = budget[B_REROLLS] >= n_dice + budget[B_NEW] - 1
+    k, f, g = (-1 if unlimited else budget[B_REROLLS]), budget[B_FREE], budget[B_NEW]
+    V = solve_nb(dt, stop, k, f, g)
+    if unlimited:
+        k = 0
+    discarded = 0
+    lp = np.zeros(NF, np.int8)
+    keep = np.zeros(NF, np.int8)
+    while True:
+        lumped_nb(colmap, pool, lp)
+        c = pool_index_nb(add1, lp)
+        n = size[c]
+        bv = V[k, f, g, c]
+        kn = k if unlimited else k - 1  # the layer after a paid reroll
+        if bv <= stop[c] + 1e-12:
+            break  # stopping is optimal (ties: stop, no needless reroll)
+        # the option that attains V, in solve_nb's order: paid keep, free keep, New weapons
+        act = 2
+        if (unlimited or k > 0) and n >= 2 and dp_keep_nb(dt, colmap, V[kn, f, g], pool, 1, bv, keep):
+            act = 0
+        elif f > 0 and dp_keep_nb(dt, colmap, V[k, f - 1, g], pool, 0, bv, keep):
+            act = 1
+        if act == 2:  # New weapons: roll two grey dice, keep the better one by V
+            if g <= 0:
+                break
+            g -= 1
+            budget[B_NEW] -= 1
+            two = np.zeros(NF, np.int8)
+            roll_nb(rs, cum, 2, two)
+            fa, fb = -1, -1
+            for x in range(NF):
+                for _ in range(two[x]):
+                    if fa < 0:
+                        fa = x
+                    else:
+                        fb = x
+            # ties (within rounding) keep the first face: the lumped and full dice agree
+            better = V[k, f, g, add1[c, colmap[fa]]] >= V[k, f, g, add1[c, colmap[fb]]] - 1e-12
+            pool[fa if better else fb] += 1
+            continue
+        m = 0
+        for x in range(NF):
+            m += keep[x]
+        fresh = n - m - (1 if act == 0 else 0)
+        if act == 0:  # discard one unplaced die, reroll the rest (DIGEST §5.6)
+            k = kn
+            budget[B_REROLLS] -= 1
+            discarded += 1
+        else:  # Push back: reroll without discarding (DIGEST §5.7)
+            f -= 1
+            budget[B_FREE] -= 1
+        pool[:] = keep
+        roll_nb(rs, cum, fresh, pool)
+    return discarded
+
+
+@njit(cache=True)
+def phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
     """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.
 
-    dt: DiceTables.arrays with nmax ≥ n_dice + cfg[B_NEW] (New weapons adds dice); side: (need,
-    any_need, strength, giant); cfg int64[N_CFG] (budgets used up in place); target: the
-    objective, 0 = E[strength], t > 0 = P(strength ≥ t); pool: int8[6], the dice at the end of
-    the phase (written). Returns (strength, armed mask, dice discarded); no C_BONUS included."""
+    bank: :func:`.dice.arming_bank` (the DP policy's tables; layouts hold pools of up to 9 dice, so
+    n_dice + cfg[B_NEW] ≤ 9); side: (need, any_need, strength, giant); cfg int64[N_CFG] (budgets
+    used up in place); target: the objective, 0 = E[strength], t > 0 = P(strength ≥ t); pool:
+    int8[6], the dice at the end of the phase (written). Returns (strength, armed mask, dice
+    discarded); no C_BONUS included."""
     need, any_need, strength, giant = side
     budget, policy = cfg, cfg[C_POLICY]
-    size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, cnt = dt
-    nmax = roll_ptr.shape[0] // size.shape[0] - 1
     pool[:] = 0
     roll_nb(rs, cum, n_dice, pool)
     discarded = 0
     if policy == ARM_DP and not stop_now_nb(pool, need, any_need, strength, budget[B_XWILD], target):
-        best = best_strength_nb(cnt, add1, need, any_need, strength, budget[B_XWILD])
-        stop = np.empty(size.shape[0])
-        for s in range(size.shape[0]):
-            stop[s] = best[s] if target <= 0 else (1.0 if best[s] >= target else 0.0)
-        # a pool of n dice allows n - 1 paid rerolls (each discards one): with at least that many
-        # allowed, one layer solved by pool size (solve_nb's rerolls < 0)
-        unlimited = budget[B_REROLLS] >= n_dice + budget[B_NEW] - 1
-        k, f, g = (-1 if unlimited else budget[B_REROLLS]), budget[B_FREE], budget[B_NEW]
-        V = solve_nb(dt, stop, k, f, g)
-        if unlimited:
-            k = 0
-        while True:
-            c = pool_index_nb(add1, pool)
-            n = size[c]
-            bv = V[k, f, g, c]
-            kn = k if unlimited else k - 1  # the layer after a paid reroll
-            if bv <= stop[c] + 1e-12:
-                break  # stopping is optimal (ties: stop, no needless reroll)
-            # the option that attains V, in solve_nb's order: paid keep, free keep, New weapons
-            act, K = 2, -1
-            if (unlimited or k > 0) and n >= 2:
-                for e in range(sub_ptr[c], sub_ptr[c + 1]):
-                    q = sub_idx[e]
-                    if size[q] <= n - 2 and keeper_value_nb(roll_ptr, roll_dst, roll_p, V[kn, f, g], q,
-                                                            n - 1 - size[q], nmax) >= bv - 1e-12:
-                        act, K = 0, q
-                        break
-            if K < 0 and f > 0:
-                for e in range(sub_ptr[c], sub_ptr[c + 1]):
-                    q = sub_idx[e]
-                    if size[q] <= n - 1 and keeper_value_nb(roll_ptr, roll_dst, roll_p, V[k, f - 1, g], q,
-                                                            n - size[q], nmax) >= bv - 1e-12:
-                        act, K = 1, q
-                        break
-            if act == 2:  # New weapons: roll two grey dice, keep the better one by V
-                if g <= 0:
-                    break
-                g -= 1
-                budget[B_NEW] -= 1
-                two = np.zeros(NF, np.int8)
-                roll_nb(rs, cum, 2, two)
-                fa, fb = -1, -1
-                for x in range(NF):
-                    for _ in range(two[x]):
-                        if fa < 0:
-                            fa = x
-                        else:
-                            fb = x
-                pool[fa if V[k, f, g, add1[c, fa]] >= V[k, f, g, add1[c, fb]] else fb] += 1
-                continue
-            fresh = n - size[K] - (1 if act == 0 else 0)
-            if act == 0:  # discard one unplaced die, reroll the rest (DIGEST §5.6)
-                k = kn
-                budget[B_REROLLS] -= 1
-                discarded += 1
-            else:  # Push back: reroll without discarding (DIGEST §5.7)
-                f -= 1
-                budget[B_FREE] -= 1
-            for x in range(NF):
-                pool[x] = cnt[K, x]
-            roll_nb(rs, cum, fresh, pool)
+        discarded = dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool)
     elif policy == ARM_GREEDY:
         keep = np.zeros(NF, np.int8)
         while True:
@@ -260,13 +360,13 @@ def phase_nb(dt, rs, cum, side, cfg, n_dice, target, pool):
 
 
 @njit(cache=True)
-def battle_nb(dt, rs, cum, att, dfn, cfg):
+def battle_nb(bank, rs, cum, att, dfn, cfg):
     """One battle between two sides (003 l.90–130; DIGEST §5.6): cfg int64[2, N_CFG], row 0 the
     attacker's, row 1 the defender's. The attacker plays for E[strength]; the defender, knowing
     it, for P(win). Returns (outcome NO_WINNER / ATTACKER_WINS / DEFENDER_WINS, attacker strength,
     defender strength, attacker armed mask, defender armed mask); strengths include C_BONUS."""
     pool = np.zeros(NF, np.int8)
-    sa, ma, _ = phase_nb(dt, rs, cum, att, cfg[0], cfg[0, C_DICE], 0, pool)
+    sa, ma, _ = phase_nb(bank, rs, cum, att, cfg[0], cfg[0, C_DICE], 0, pool)
     if ma == 0:
         return NO_WINNER, 0, 0, 0, 0  # no Warrior activated: no winner (003 l.105)
     sa += cfg[0, C_BONUS]
@@ -278,7 +378,7 @@ def battle_nb(dt, rs, cum, att, dfn, cfg):
             break
     ties = cfg[1, C_TIES]
     target = max(1, sa + 1 - ties - cfg[1, C_BONUS])
-    sd, md, _ = phase_nb(dt, rs, cum, dfn, cfg[1], max(nd, 0), target, pool)
+    sd, md, _ = phase_nb(bank, rs, cum, dfn, cfg[1], max(nd, 0), target, pool)
     if md == 0:
         return ATTACKER_WINS, sa, 0, ma, 0  # the defender armed nobody (003 l.116)
     sd += cfg[1, C_BONUS]
@@ -288,7 +388,7 @@ def battle_nb(dt, rs, cum, att, dfn, cfg):
 
 
 @njit(cache=True)
-def simulate_phases_nb(dt, seed, cum, side, cfg, target, n):
+def simulate_phases_nb(bank, seed, cum, side, cfg, target, n):
     """n independent phases (the cfg copied each time): int32[n, 2] of (strength, dice discarded).
     Game i draws from the stream seeded seed + i, so results do not depend on n's batching."""
     out = np.zeros((n, 2), np.int32)
@@ -298,14 +398,14 @@ def simulate_phases_nb(dt, seed, cum, side, cfg, target, n):
     for i in range(n):
         rs[0] = np.uint64(seed + i)
         c[:] = cfg
-        st, _, disc = phase_nb(dt, rs, cum, side, c, c[C_DICE], target, pool)
+        st, _, disc = phase_nb(bank, rs, cum, side, c, c[C_DICE], target, pool)
         out[i, 0] = st
         out[i, 1] = disc
     return out
 
 
 @njit(cache=True)
-def simulate_battles_nb(dt, seed, cum, att, dfn, cfg, n):
+def simulate_battles_nb(bank, seed, cum, att, dfn, cfg, n):
     """n independent battles: int32[n, 3] of (outcome, attacker strength, defender strength)."""
     out = np.zeros((n, 3), np.int32)
     rs = np.zeros(1, np.uint64)
@@ -313,7 +413,7 @@ def simulate_battles_nb(dt, seed, cum, att, dfn, cfg, n):
     for i in range(n):
         rs[0] = np.uint64(seed + i)
         c[:, :] = cfg
-        o, sa, sd, _, _ = battle_nb(dt, rs, cum, att, dfn, c)
+        o, sa, sd, _, _ = battle_nb(bank, rs, cum, att, dfn, c)
         out[i, 0] = o
         out[i, 1] = sa
         out[i, 2] = sd

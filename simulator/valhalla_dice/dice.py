@@ -35,24 +35,28 @@ NF = 6  #: die faces: five weapons and the X (the additional-die symbol, arms no
 FACE_X = 5
 MAX_TEAM = 8  #: Warriors per solve (a team holds 4, DIGEST §5.5; more for whole-card studies)
 MAX_STRENGTH = 50  #: a Warrior's strength (as cards.csv allows)
+XW_ALL_ONE = 64  #: an x_wild this large means Weapons exchange all_one (armable_nb)
 
 
 class DiceTables:
     """The multiset tables of one die and pool bound, built once (lru_cache by :func:`tables`).
 
+    ``faces``: the columns a pool may use (default all six); the others stay 0 in every pool, so a
+    lumped die (:func:`arming_bank`) shares the kernels of the full one.
+
     Attributes (NS pools of 0..nmax dice, ordered by size):
       cnt      int8[NS, 6]    dice per face of each pool
       size     int8[NS]       dice in each pool
-      add1     int32[NS, 6]   pool + one die of the face (-1 past nmax)
+      add1     int32[NS, 6]   pool + one die of the face (-1 past nmax or for a column not in faces)
       sub_ptr, sub_idx        CSR: the sub-multisets (keepers) of each pool
       roll_ptr int64[NS*(nmax+1)+1], roll_dst int32[...], roll_p float64[...]
                               CSR by (keeper K, m fresh dice): pools K + o and P(o), o of size m
-      pair_a, pair_b int8[21], pair_p float64[21]   the two-die rolls of New weapons
+      pair_a, pair_b int8[≤21], pair_p float64[≤21]   the two-die rolls of New weapons
     """
 
-    def __init__(self, nmax: int, p: tuple[float, ...]):
-        self.nmax, self.p = nmax, np.asarray(p, np.float64)
-        pools = [c for n in range(nmax + 1) for c in _multisets(n)]
+    def __init__(self, nmax: int, p: tuple[float, ...], faces: tuple[int, ...] = tuple(range(NF))):
+        self.nmax, self.p, self.faces = nmax, np.asarray(p, np.float64), tuple(faces)
+        pools = [c for n in range(nmax + 1) for c in _multisets(n, self.faces)]
         index = {c: i for i, c in enumerate(pools)}
         self.index = index
         self.cnt = np.array(pools, np.int8).reshape(-1, NF)
@@ -61,7 +65,7 @@ class DiceTables:
         self.add1 = np.full((NS, NF), -1, np.int32)
         for i, c in enumerate(pools):
             if sum(c) < nmax:
-                for f in range(NF):
+                for f in self.faces:
                     self.add1[i, f] = index[c[:f] + (c[f] + 1,) + c[f + 1:]]
         subs, ptr = [], [0]
         for c in pools:
@@ -69,7 +73,7 @@ class DiceTables:
             ptr.append(len(subs))
         self.sub_ptr, self.sub_idx = np.array(ptr, np.int64), np.array(subs, np.int32)
         dst, prob, rptr = [], [], [0]
-        rolls = {m: [(o, _multinomial(o, self.p)) for o in _multisets(m)] for m in range(nmax + 1)}
+        rolls = {m: [(o, _multinomial(o, self.p)) for o in _multisets(m, self.faces)] for m in range(nmax + 1)}
         for c in pools:
             for m in range(nmax + 1):
                 if m >= 1 and sum(c) + m <= nmax:
@@ -79,7 +83,7 @@ class DiceTables:
                 rptr.append(len(dst))
         self.roll_ptr = np.array(rptr, np.int64)
         self.roll_dst, self.roll_p = np.array(dst, np.int32), np.array(prob, np.float64)
-        two = list(combinations_with_replacement(range(NF), 2))
+        two = list(combinations_with_replacement(self.faces, 2))
         self.pair_a = np.array([a for a, _ in two], np.int8)
         self.pair_b = np.array([b for _, b in two], np.int8)
         self.pair_p = np.array([self.p[a] * self.p[b] * (1 if a == b else 2) for a, b in two])
@@ -95,18 +99,24 @@ class DiceTables:
         return self.index[tuple(int(x) for x in counts)]
 
 
-def _multisets(n: int):
-    """All 6-face count vectors with n dice (lexicographic)."""
+def _multisets(n: int, faces: tuple[int, ...] = tuple(range(NF))):
+    """All 6-face count vectors with n dice on the given columns, 0 elsewhere (lexicographic)."""
     out = []
 
     def rec(prefix, left, k):
-        if k == NF - 1:
+        if k == len(faces) - 1:
             out.append(tuple(prefix) + (left,))
             return
         for a in range(left, -1, -1):
             rec(prefix + [a], left - a, k + 1)
     rec([], n, 0)
-    return out
+    full = []
+    for c in out:
+        v = [0] * NF
+        for f, a in zip(faces, c):
+            v[f] = a
+        full.append(tuple(v))
+    return full
 
 
 def _submultisets(c):
@@ -124,15 +134,80 @@ def _multinomial(o, p) -> float:
     return q
 
 
-@lru_cache(maxsize=16)
-def tables(nmax: int, p: tuple[float, ...] = (1 / 6,) * NF) -> DiceTables:
-    """The tables for pools of ≤ nmax dice with face probabilities p (spear..shield, X).
-    Raises ValueError unless 1 ≤ nmax ≤ 10 and p is 6 non-negative numbers summing to 1."""
+@lru_cache(maxsize=64)
+def tables(nmax: int, p: tuple[float, ...] = (1 / 6,) * NF, faces: tuple[int, ...] = tuple(range(NF))) -> DiceTables:
+    """The tables for pools of ≤ nmax dice with face probabilities p (spear..shield, X) on the
+    columns ``faces``. Raises ValueError unless 1 ≤ nmax ≤ 10 and p is 6 non-negative numbers
+    summing to 1."""
     if not 1 <= nmax <= 10:
         raise ValueError(f"nmax {nmax}; allowed: 1..10 dice")
     if len(p) != NF or min(p) < 0 or abs(sum(p) - 1) > 1e-9:
         raise ValueError(f"face probabilities {p}; allowed: 6 non-negative numbers summing to 1")
-    return DiceTables(nmax, tuple(float(x) for x in p))
+    return DiceTables(nmax, tuple(float(x) for x in p), tuple(faces))
+
+
+# --- lumped dice for the engine's DP policy -----------------------------------------------------
+# A team uses k of the five weapons. The weapons it does not use are interchangeable, so the solve
+# runs on a die whose faces are the k used weapons (columns 0..k-1), one "other weapon" face
+# (column k: Ice Giants' any-symbols take it) and the X (column 5). With no Ice Giant and no wild
+# X, the other weapons and the X arm nobody alike and merge into column 5 ("merged" layouts). The
+# values are those of the full die (the pool's lumped counts are a sufficient statistic), on
+# 28..924 pools of 6 dice instead of 924. Layout index: (nmax - 6) * 12 + k * 2 + separate.
+BANK_NMAX = (6, 7, 8, 9)  #: 6 dice + up to 3 grey (New weapons, extra dice; fight.py caps at 9)
+N_LAYOUTS = len(BANK_NMAX) * 12
+BANK_IDENT = 22  #: off[li, BANK_IDENT] = 1: the layout is the full die (no lumping; columns as rolled)
+
+
+def layout_faces(k: int, separate: bool, p) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(columns, probabilities) of the lumped die for k used weapons (see above)."""
+    q, px = float(p[0]), float(p[FACE_X])
+    pc = [0.0] * NF
+    for i in range(k):
+        pc[i] = q
+    if separate:
+        faces = tuple(range(k + (k < 5))) + (FACE_X,)
+        if k < 5:
+            pc[k] = (5 - k) * q
+        pc[FACE_X] = px
+    else:
+        faces = tuple(range(k)) + (FACE_X,)
+        pc[FACE_X] = (5 - k) * q + px
+    return faces, tuple(pc)
+
+
+@lru_cache(maxsize=4)
+def arming_bank(p: tuple[float, ...] = (1 / 6,) * NF) -> tuple:
+    """The engine's DP tables: every layout's :attr:`DiceTables.arrays` concatenated (11 arrays,
+    indices kept local to the layout) plus ``off`` int64[N_LAYOUTS, 23]: each array's start
+    (0..10) and end (11..21) and BANK_IDENT. A die whose five weapons are not equally likely is
+    not lumped: every layout of an nmax is then the full table (BANK_IDENT = 1). Built in ~1-2 s."""
+    p = tuple(float(x) for x in p)
+    lump = max(p[:5]) - min(p[:5]) < 1e-12
+    parts, off = [], np.zeros((N_LAYOUTS, 2 * 11 + 1), np.int64)
+    seen: dict = {}
+    lens = [0] * 11
+    for i, nmax in enumerate(BANK_NMAX):
+        for k in range(6):
+            for sep in (0, 1):
+                faces, pc = layout_faces(k, bool(sep), p) if lump else (tuple(range(NF)), p)
+                key = (nmax, faces, pc)
+                if key not in seen:
+                    arrs = tables(nmax, pc, faces).arrays
+                    seen[key] = [(lens[j], lens[j] + len(a)) for j, a in enumerate(arrs)]
+                    for j, a in enumerate(arrs):
+                        lens[j] += len(a)
+                    parts.append(arrs)
+                li = i * 12 + k * 2 + sep
+                for j, (a, b) in enumerate(seen[key]):
+                    off[li, j], off[li, 11 + j] = a, b
+                off[li, BANK_IDENT] = 0 if lump else 1
+    arrays = tuple(np.concatenate([arrs[j] for arrs in parts]) for j in range(11))
+    return arrays + (off,)
+
+
+def stand_in_bank() -> tuple:
+    """A bank of the arming_bank's types that the kernels never read (no seat arms by the DP)."""
+    return tables(1).arrays + (np.zeros((N_LAYOUTS, 2 * 11 + 1), np.int64),)
 
 
 # --- kernels ----------------------------------------------------------------------------------
@@ -140,7 +215,11 @@ def tables(nmax: int, p: tuple[float, ...] = (1 / 6,) * NF) -> DiceTables:
 def armable_nb(c, need, any_need, x_wild):
     """Whether pool c (int8[6]) arms Warriors needing ``need`` (int[5], specific symbols) plus
     ``any_need`` any-weapon symbols (Ice Giants, DIGEST §5.2), dice used once each, with
-    ``x_wild`` X dice allowed to count as any weapon (Weapons exchange x_only, DIGEST §5.7)."""
+    ``x_wild`` X dice allowed to count as any weapon (Weapons exchange x_only, DIGEST §5.7);
+    x_wild ≥ XW_ALL_ONE: Weapons exchange all_one (every X any weapon, and every die not placed
+    turned to one chosen weapon)."""
+    if x_wild >= XW_ALL_ONE:
+        return armable_all_one_nb(c, need, any_need)
     deficit = 0
     spare = 0
     for w in range(5):
@@ -151,6 +230,30 @@ def armable_nb(c, need, any_need, x_wild):
             spare -= d
     wild = min(x_wild, c[FACE_X])
     return deficit <= wild and any_need <= spare + wild - deficit
+
+
+@numba.njit(cache=True)
+def armable_all_one_nb(c, need, any_need):
+    """armable_nb under Weapons exchange all_one (DIGEST §5.7 alternative, the literal 003 l.389):
+    the player places the dice showing what its Warriors need, then turns every other die to one
+    weapon w and each X to any weapon. Arms iff for some w the X dice cover every shortfall of the
+    other weapons and there are as many dice as symbols."""
+    n = 0
+    total = any_need
+    for x in range(NF):
+        n += c[x]
+    for w in range(5):
+        total += need[w]
+    if total > n:
+        return False
+    for w in range(5):
+        short = 0
+        for v in range(5):
+            if v != w and need[v] > c[v]:
+                short += need[v] - c[v]
+        if short <= c[FACE_X]:
+            return True
+    return False
 
 
 @numba.njit(cache=True)
@@ -198,12 +301,15 @@ def best_strength_nb(cnt, add1, need, any_need, strength, x_wild):
 
 
 @numba.njit(cache=True)
-def keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V, nmax):
-    """float64[NS, nmax+1]: W[K, m] = E V(K + o) over m fresh dice o (m ≥ 1, |K| + m ≤ nmax)."""
+def keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V, nmax, top):
+    """float64[NS, nmax+1]: W[K, m] = E V(K + o) over m fresh dice o (m ≥ 1, |K| + m ≤ top ≤ nmax;
+    0 elsewhere)."""
     NS = size.shape[0]
     W = np.zeros((NS, nmax + 1))
     for k in range(NS):
-        for m in range(1, nmax + 1 - size[k]):
+        if size[k] >= top:
+            break  # pools are ordered by size
+        for m in range(1, top + 1 - size[k]):
             j = k * (nmax + 1) + m
             acc = 0.0
             for e in range(roll_ptr[j], roll_ptr[j + 1]):
@@ -234,26 +340,31 @@ def _fill_keepers_nb(roll_ptr, roll_dst, roll_p, size, V, W, s, nmax):
 @numba.njit(cache=True)
 def solve_nb(tabs, stop, rerolls, free_rerolls, new_weapons):
     """Optimal values V[k, f, g, pool] (float64[K, free_rerolls+1, new_weapons+1, NS]) with k paid
-    rerolls, f free rerolls and g New weapons left. ``tabs`` is :attr:`DiceTables.arrays`;
-    ``stop`` float64[NS] is the value of arming now. rerolls < 0: as many as the pool allows, one
-    layer (K = 1) solved by pool size, smallest first, since a paid reroll leaves one die fewer;
-    else K = rerolls + 1 layers."""
+    rerolls, f free rerolls and g New weapons left (pools of more than nmax - g dice: 0, never
+    reached). ``tabs`` is :attr:`DiceTables.arrays`; ``stop`` float64[NS] is the value of arming
+    now. rerolls < 0: as many as the pool allows, one layer (K = 1) solved by pool size, smallest
+    first, since a paid reroll leaves one die fewer; else K = rerolls + 1 layers."""
     size, add1, sub_ptr, sub_idx, roll_ptr, roll_dst, roll_p, pair_a, pair_b, pair_p, _ = tabs
     NS = size.shape[0]
     nmax = roll_ptr.shape[0] // NS - 1
     unlimited = rerolls < 0
     KL = 1 if unlimited else rerolls + 1
-    V = np.empty((KL, free_rerolls + 1, new_weapons + 1, NS))
+    V = np.zeros((KL, free_rerolls + 1, new_weapons + 1, NS))
     Wp = np.zeros((NS, nmax + 1))
     for k in range(KL):
         for f in range(free_rerolls + 1):
             for g in range(new_weapons + 1):
+                # with g New weapons left, at most new_weapons - g were added: pools of ≤ nmax - g
+                # dice are reached (the phase starts with ≤ nmax - new_weapons), the rest stay 0
+                top = nmax - g
                 if k > 0:
-                    Wp = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k - 1, f, g], nmax)
+                    Wp = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k - 1, f, g], nmax, top)
                 if f > 0:
-                    Wf = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k, f - 1, g], nmax)
+                    Wf = keeper_values_nb(size, roll_ptr, roll_dst, roll_p, V[k, f - 1, g], nmax, top)
                 done = 0  # unlimited: keepers filled for pools of sizes < done
                 for c in range(NS):
+                    if size[c] > top:
+                        break  # pools are ordered by size
                     n = size[c]
                     if unlimited and n >= 2 and done < n - 1:
                         _fill_keepers_nb(roll_ptr, roll_dst, roll_p, size, V[0, f, g], Wp, n - 1, nmax)
@@ -269,7 +380,7 @@ def solve_nb(tabs, stop, rerolls, free_rerolls, new_weapons):
                             K = sub_idx[e]
                             if size[K] <= n - 1 and Wf[K, n - size[K]] > best:
                                 best = Wf[K, n - size[K]]
-                    if g > 0 and add1[c, 0] >= 0:  # New weapons: roll 2 grey dice, keep 1 (§5.7)
+                    if g > 0 and n < nmax:  # New weapons: roll 2 grey dice, keep 1 (§5.7)
                         acc = 0.0
                         for e in range(pair_a.shape[0]):
                             va = V[k, f, g - 1, add1[c, pair_a[e]]]

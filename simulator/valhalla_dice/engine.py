@@ -2,8 +2,8 @@
 scoring (rulebook 003; DIGEST §5.4–5.11). Decisions go through policy.py; dice through battle.py.
 
 Every kernel takes the tables record T (tables.VDTABLES_DTYPE) and the state S
-(state.VDSTATE_DTYPE); ``dts`` holds the DP arming policy's dice tables (DiceTables.arrays for pools
-of up to 6, 7, 8 and 9 dice).
+(state.VDSTATE_DTYPE); ``dts`` holds the DP arming policy's dice tables (dice.arming_bank: lumped dice
+for pools of up to 6, 7, 8 and 9 dice).
 """
 import numpy as np
 from numba import njit
@@ -34,6 +34,7 @@ from .tables import KIND_WARRIOR, O_JARL_DEAL, O_START_HAND
 
 # log events
 EV_TURN, EV_ACTION, EV_SETUP = 1, 2, 7
+EV_DRAFT = 10  #: a draft move (start_hand=draft): seat, 0 = placed / 1 = took / 2 = left the draft, card
 # actions (003 l.80-88)
 A_ADD1, A_ADD2, A_ATTACK, A_DRAW = 1, 2, 3, 4
 
@@ -64,6 +65,8 @@ def setup_nb(T, S, kinds, params):
     drop = T.hand_discard
     if T.opts[O_START_HAND] == 1:  # simplified: draw 5
         draw, drop = draw - drop, 0
+    if T.opts[O_START_HAND] == 2:  # the advanced draft variant: draw 5, then draft (003 l.304-313)
+        draw, drop = draw - drop, 0
     back0 = S.gs[G_DISC_N]
     for p in range(P):
         for _ in range(draw):
@@ -73,6 +76,8 @@ def setup_nb(T, S, kinds, params):
         for _ in range(drop):
             i = pick_nb(S, T, p, kinds[p], params[p], S.hand[p], S.hand_n[p], True)
             discard_nb(S, hand_take_nb(S, p, i))
+    if T.opts[O_START_HAND] == 2:
+        draft_hands_nb(T, S, start, kinds, params)
     if P == T.reshuffle_at:  # 6 players: the hand discards go back into the deck (003 l.61)
         for i in range(back0, S.gs[G_DISC_N]):
             S.deck[S.gs[G_DECK_N]] = S.discard[i]
@@ -84,6 +89,79 @@ def setup_nb(T, S, kinds, params):
     S.gs[G_ACTIVE] = start
     log_nb(S, EV_SETUP, start, S.gs[G_DECK_N], S.gs[G_DISC_N], 0, 0, 0)
     return start
+
+
+@njit(cache=True)
+def pool_draw_nb(S, pool, n, k):
+    """Up to k cards from the top of the deck face up into the draft pool (pool[:n]); -> new n."""
+    for _ in range(k):
+        m = S.gs[G_DECK_N]
+        if m == 0:  # a deck this short is the content's; the pool still refills every hand
+            break
+        pool[n] = S.deck[m - 1]
+        S.deck[m - 1] = -1
+        S.gs[G_DECK_N] = m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def draft_wants_nb(T, S, p, kind, prm, pool, n):
+    """A seat's draft choice (003 l.307-309): True = option A, place its worst card in the pool.
+    Random: either, by a coin. Otherwise A while the pool already holds more cards worth more than
+    its worst card than the places it has opened (each A is a card to take back at B)."""
+    if kind == VDPOL_RANDOM:
+        return rand_int_nb(S.rs, 2) == 0
+    w = pick_nb(S, T, p, kind, prm, S.hand[p], S.hand_n[p], True)
+    worst = card_value_nb(T, S.hand[p, w], prm)
+    better = 0
+    for i in range(n):
+        if card_value_nb(T, pool[i], prm) > worst:
+            better += 1
+    return better > T.hand_draw - T.hand_discard - S.hand_n[p]
+
+
+@njit(cache=True)
+def draft_hands_nb(T, S, start, kinds, params):
+    """The advanced variant's draft of starting hands (003 l.304-313): 2 cards face up; clockwise
+    from the first player, each in the draft either places a card of its hand in the pool (A) or
+    fills its hand to 5 from the pool and drops out (B; then 2 more cards join the pool). A seat
+    with no card must take B; the last seat in the draft may take A once more. The pool's
+    leftovers are discarded (and go back into the deck at 6 players, as the 7-2 discards; R65)."""
+    P = S.gs[G_NP]
+    size = T.hand_draw - T.hand_discard
+    pool = np.empty(T.n_deck, np.int64)
+    n = pool_draw_nb(S, pool, 0, 2)
+    in_draft = np.ones(P, np.bool_)
+    left, last_a = P, 0
+    p = start
+    while left > 0:
+        if in_draft[p]:
+            a = S.hand_n[p] > 0 and (left > 1 or last_a == 0) and draft_wants_nb(T, S, p, kinds[p], params[p], pool, n)
+            if a:  # option A: one card of the hand to the pool
+                if left == 1:
+                    last_a = 1
+                i = pick_nb(S, T, p, kinds[p], params[p], S.hand[p], S.hand_n[p], True)
+                pool[n] = hand_take_nb(S, p, i)
+                n += 1
+                log_nb(S, EV_DRAFT, p, 0, pool[n - 1], 0, 0, 0)
+            else:  # option B: fill the hand to 5 from the pool, drop out
+                while S.hand_n[p] < size and n > 0:
+                    i = pick_nb(S, T, p, kinds[p], params[p], pool, n, False)
+                    c = pool[i]
+                    pool[i] = pool[n - 1]
+                    n -= 1
+                    S.hand[p, S.hand_n[p]] = c
+                    S.hand_n[p] += 1
+                    log_nb(S, EV_DRAFT, p, 1, c, 0, 0, 0)
+                log_nb(S, EV_DRAFT, p, 2, 0, 0, 0, 0)
+                in_draft[p] = False
+                left -= 1
+                if left > 0:
+                    n = pool_draw_nb(S, pool, n, 2)
+        p = (p + 1) % P
+    for i in range(n):
+        discard_nb(S, pool[i])
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from numba import njit
 from ..core.record import log_nb
 from ..core.rng import rand_int_nb
 from . import battle as B
-from .dice import FACE_X, NF
+from .dice import FACE_X, NF, XW_ALL_ONE
 from .jarls import (
     EF_CLAN,
     EF_DICE,
@@ -161,8 +161,14 @@ def leftover_nb(pool, side, mask, x_wild, left):
                 d = need[t, w]
                 u = min(d, left[w])
                 left[w] -= u
-                if d > u:  # covered by a wild X (Weapons exchange)
-                    left[FACE_X] -= d - u
+                if d > u:  # covered by a wild X (Weapons exchange), else a turned die (all_one)
+                    for _ in range(d - u):
+                        bw = FACE_X
+                        if left[FACE_X] <= 0:
+                            for v in range(5):
+                                if left[v] > left[bw]:
+                                    bw = v
+                        left[bw] -= 1
     for _ in range(a):
         bw, bc = -1, 0
         for w in range(5):
@@ -182,7 +188,9 @@ def phase_cfg_nb(T, S, p, role, eff, held, prm, dice):
     cfg[B.B_REROLLS] = 9
     cfg[B.B_FREE] = eff[EF_FREE] + 2 * held[T_PUSH]
     cfg[B.B_NEW] = max(0, min(held[T_NEW], S.gs[G_GREY], 9 - dice))  # the DP's tables hold 9 dice
-    cfg[B.B_XWILD] = eff[EF_XWILD] + (6 if held[T_EXCHANGE] > 0 and T.opts[O_WEAPONS_EXCHANGE] == 0 else 0)
+    cfg[B.B_XWILD] = eff[EF_XWILD]
+    if held[T_EXCHANGE] > 0:  # x_only: every X wild (6 dice); all_one: XW_ALL_ONE (dice.armable_nb)
+        cfg[B.B_XWILD] += 6 if T.opts[O_WEAPONS_EXCHANGE] == 0 else XW_ALL_ONE
     cfg[B.C_POLICY] = int(prm[VD_ARM])
     cfg[B.C_DICE] = dice
     cfg[B.C_TIES] = eff[EF_TIES] if role == ROLE_DEFEND else 0
@@ -278,12 +286,6 @@ def send_nb(T, S, p, mask, n_max, min_glory, source):
 
 
 @njit(cache=True)
-def dice_tables_nb(dts, cfg):
-    """The smallest of the DP's dice tables (dts: nmax 6, 7, 8, 9) holding the phase's pools."""
-    return dts[min(max(cfg[B.C_DICE] + cfg[B.B_NEW], 6), 9) - 6]
-
-
-@njit(cache=True)
 def battle_game_nb(T, S, dts, a, d, kinds, params):
     """Seat a attacks seat d (action A3). DIGEST §5.6: attacker's phase, then the defender's (one
     die fewer after an attacking Ice Giant; fewer with a Jarl's opp_die), compare (tie: attacker,
@@ -311,7 +313,7 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
     cfg0 = cfg.copy()
     pool = np.zeros(NF, np.int8)
     left = np.zeros(NF, np.int8)
-    sa, ma, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[0], side_a, cfg, cfg[B.C_DICE], 0, pool)
+    sa, ma, _ = B.phase_nb(dts, S.rs, T.cum[0], side_a, cfg, cfg[B.C_DICE], 0, pool)
     settle_tactics_nb(T, S, a, ea, cfg, cfg0, exchange_needed_nb(ea, cfg0, sa, pool, side_a))
     outcome = B.NO_WINNER
     sd, md = 0, 0
@@ -336,7 +338,7 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
         cfg0 = cfg.copy()
         bonus_max = ed[EF_STR] + strength_held_nb(T, S, d)
         target = max(1, sa + 1 - cfg[B.C_TIES] - bonus_max)
-        sd, md, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[1], side_d, cfg, cfg[B.C_DICE], target, pool)
+        sd, md, _ = B.phase_nb(dts, S.rs, T.cum[1], side_d, cfg, cfg[B.C_DICE], target, pool)
         settle_tactics_nb(T, S, d, ed, cfg, cfg0, exchange_needed_nb(ed, cfg0, sd, pool, side_d))
         if md == 0:
             outcome = B.ATTACKER_WINS  # no Warrior activated: the defender loses (003 l.116)
@@ -397,7 +399,7 @@ def ragnarok_nb(T, S, dts, p, kinds, params):
         cfg = phase_cfg_nb(T, S, p, ROLE_ATTACK, e, held, params[p], T.dice_att + extra)
         cfg0 = cfg.copy()
         pool = np.zeros(NF, np.int8)
-        g, m, _ = B.phase_nb(dice_tables_nb(dts, cfg), S.rs, T.cum[0], side, cfg, cfg[B.C_DICE], 0, pool)
+        g, m, _ = B.phase_nb(dts, S.rs, T.cum[0], side, cfg, cfg[B.C_DICE], 0, pool)
         settle_tactics_nb(T, S, p, e, cfg, cfg0, exchange_needed_nb(e, cfg0, g, pool, side))
         S.gs[G_GREY] = T.grey
         log_nb(S, EV_RAGNAROK, p, g, m, 0, 0, 0)

@@ -183,9 +183,8 @@ CHUNK = 8
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out):
+def play_chunk_nb(Tarr, dts, seeds, kinds, params, check, c, out):
     T = Tarr[0]
-    dts = (flat[0:11], flat[11:22], flat[22:33], flat[33:44])  # prange takes no nested tuple
     buf = np.empty(1, VDSTATE_DTYPE)
     for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
         S = buf[0]
@@ -210,8 +209,8 @@ def play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out):
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(Tarr, flat, seeds, kinds, params, check, out):
-    """len(seeds) games over numba threads (Tarr: the 1-element tables array; flat: the four dice
-    tables' arrays in one tuple, from api.Ruleset.dice_for); out: api.Results."""
+def play_batch_nb(Tarr, dts, seeds, kinds, params, check, out):
+    """len(seeds) games over numba threads (Tarr: the 1-element tables array; dts: the DP's dice
+    tables, one flat tuple from api.Ruleset.dice_for); out: api.Results."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, flat, seeds, kinds, params, check, c, out)
+        play_chunk_nb(Tarr, dts, seeds, kinds, params, check, c, out)

@@ -5,7 +5,7 @@ from ..core.record import G_LOG_N
 from .modules import BONUS_GLORY, EV_KING, EV_LOKI, KING_GLORY, KING_TAKES
 from .state import END_DECK, G_LOKI
 
-EV_TURN, EV_ACTION, EV_BATTLE, EV_END, EV_RAGNAROK, EV_SCORE, EV_SETUP = 1, 2, 3, 4, 5, 6, 7
+EV_TURN, EV_ACTION, EV_BATTLE, EV_END, EV_RAGNAROK, EV_SCORE, EV_SETUP, EV_DRAFT = 1, 2, 3, 4, 5, 6, 7, 10
 ACTIONS = {1: "adds", 2: "adds two", 3: "attacks", 4: "draws 2, keeps 1"}
 OUTCOMES = {0: "no winner (the attacker armed nobody)", 1: "the attacker wins", 2: "the defender wins"}
 
@@ -32,6 +32,10 @@ def format_event(rs, row, seat: list[str]) -> str | None:
     ev, _, p, a, b, c, d, e = (int(x) for x in row)
     if ev == EV_SETUP:
         return f"setup: {seat[p]} starts; {a} cards in the deck, {b} in the discard pile"
+    if ev == EV_DRAFT:
+        if a == 2:
+            return f"  draft: {seat[p]} has 5 cards and leaves the draft"
+        return f"  draft: {seat[p]} {'takes' if a else 'places'} {card[b]}"
     if ev == EV_TURN:
         return f"turn {a + 1}: {seat[p]}"
     if ev == EV_ACTION:

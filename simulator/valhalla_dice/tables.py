@@ -204,10 +204,10 @@ def _module_tables(t, m, loki_card: str) -> None:
 
 #: rule options the kernels read: (opts slot, name, {value: code}); the first value is the default
 OPTION_CODES = (
-    (O_WEAPONS_EXCHANGE, "weapons_exchange", {"x_only": 0}),  # all_one: not built (DIGEST §5.7)
+    (O_WEAPONS_EXCHANGE, "weapons_exchange", {"x_only": 0, "all_one": 1}),
     (O_RAGNAROK_ORDER, "ragnarok_order", {"continue": 0, "first_player": 1}),
     (O_JARL_DEAL, "jarl_deal", {"3": 3, "5": 5, "recommended": 1, "none": 0}),
-    (O_START_HAND, "start_hand", {"7-2": 0, "5": 1}),  # draft: not built
+    (O_START_HAND, "start_hand", {"7-2": 0, "5": 1, "draft": 2}),
     (O_TWO_ANY, "two_any_reading", {"printed": 0}),  # wild: not built (DIGEST §5.2)
     (None, "clan_powers", {"digest": 0, "swap_wolf_deer": 1}),  # applied by the loader (rules.swap_clan_powers)
     (O_LOKI, "loki_deception", {"false": 0, "true": 1}),
