@@ -127,13 +127,19 @@ def test_battles_are_a_function_of_the_seed():
 def _random_team(rng):
     weapons = list(D.WEAPONS)
     out = []
-    for _ in range(int(rng.integers(1, 5))):
+    pairs = []
+    for t in range(int(rng.integers(1, 5))):
         if rng.random() < 0.2:
             out.append((f"any*{rng.integers(1, 4)}", int(rng.integers(1, 9))))
         else:
             ws = rng.choice(weapons, int(rng.integers(1, 3)), replace=False)
             out.append(("+".join(f"{w}*{rng.integers(1, 3)}" for w in ws), int(rng.integers(1, 9))))
-    return D.Team(out)
+            if rng.random() < 0.15:
+                pairs.append(t)
+    team = D.Team(out)
+    team.need[pairs] = 0  # two_any_reading=wild: any two different weapons
+    team.any_need[pairs] = D.ANY_PAIR
+    return team
 
 
 @pytest.mark.parametrize("seed", range(24))
@@ -145,7 +151,8 @@ def test_lumped_die_values_equal_the_full_die(seed):
     t = _random_team(rng)
     need, any_need, strength, _ = B.side_arrays(t)
     new, free = int(rng.integers(0, 3)), int(rng.choice([0, 2]))
-    x_wild, rerolls, target = int(rng.choice([0, 0, 6, D.XW_ALL_ONE])), int(rng.choice([-1, 1, 2])), int(rng.choice([0, 9]))
+    wilds = [0, 0, 6] if (any_need >= D.ANY_PAIR).any() else [0, 0, 6, D.XW_ALL_ONE]
+    x_wild, rerolls, target = int(rng.choice(wilds)), int(rng.choice([-1, 1, 2])), int(rng.choice([0, 9]))
     full = D.tables(6 + new)
     bank = D.arming_bank()
     colmap = np.empty(6, np.int64)
@@ -192,3 +199,28 @@ def test_weapons_exchange_all_one(pool, weapons, armed):
     c = np.array(pool, np.int8)
     assert D.armable_nb(c, need, anyn, D.XW_ALL_ONE) == armed
     assert not D.armable_nb(c, need, anyn, 0) or armed  # all_one arms at least what no exchange does
+
+
+def test_two_any_wild_reading_figure():
+    """DIGEST §5.2: read as any two different weapons, six dice show them with no reroll 46,340
+    times in 46,656 (99.32 %) [DP]; the printed reading (spear + sword) is far rarer."""
+    t = D.Team([("spear+sword", 1)])
+    printed = D.solve(t, 6, 0, objective="armed")
+    t.need[:] = 0
+    t.any_need[:] = D.ANY_PAIR
+    assert D.solve(t, 6, 0, objective="armed") == pytest.approx(46340 / 46656, abs=1e-12)
+    assert printed < 0.7
+
+
+@pytest.mark.parametrize("pool, pairs, any_n, x_wild, armed", [
+    ((3, 0, 0, 0, 0, 3), 1, 0, 0, False),  # one weapon only: no pair of different weapons
+    ((3, 0, 0, 0, 0, 3), 1, 0, 6, True),   # a wild X is the second weapon
+    ((2, 2, 0, 0, 0, 0), 2, 0, 0, True),   # spear+sword twice
+    ((3, 1, 0, 0, 0, 0), 2, 0, 0, False),  # the second pair would repeat the spear
+    ((1, 1, 1, 0, 0, 0), 1, 1, 0, True),   # a pair and an Ice Giant's symbol
+    ((1, 1, 0, 0, 0, 0), 1, 1, 0, False),  # too few dice
+])
+def test_two_different_weapons_armable(pool, pairs, any_n, x_wild, armed):
+    """DIGEST §5.2 two_any_reading=wild: each such Warrior needs two dice of different weapons."""
+    c = np.array(pool, np.int8)
+    assert D.armable_nb(c, np.zeros(5, np.int8), pairs * D.ANY_PAIR + any_n, x_wild) == armed

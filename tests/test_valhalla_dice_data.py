@@ -200,8 +200,9 @@ def test_setup_must_fit_the_deck(data, old, new, needle):
 
 def test_options_without_a_kernel_are_refused():
     from volva.simulator.valhalla_dice import api
-    with pytest.raises(RulesError, match="two_any_reading: 'wild' has no kernel yet; implemented: printed"):
-        api.load(options={"two_any_reading": "wild"})
+    with pytest.raises(RulesError, match="two_any_reading=wild with weapons_exchange=all_one: not built together"):
+        api.load(options={"two_any_reading": "wild", "weapons_exchange": "all_one"})
+    assert api.load(options={"two_any_reading": "wild"}).options["two_any_reading"] == "wild"  # DIGEST §5.2
     assert api.load(options={"start_hand": "draft"}).options["start_hand"] == "draft"  # 003 l.304 (R65)
     assert api.load(options={"weapons_exchange": "all_one"}).options["weapons_exchange"] == "all_one"  # R66
     rs = api.load(options={"jarl_deal": "5"})

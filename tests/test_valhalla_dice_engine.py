@@ -456,3 +456,16 @@ def test_weapons_exchange_all_one_games_keep_the_invariants():
     r = api.play_results(r4, lineup(4), np.arange(400, dtype=np.uint64) + 3, check=True)
     assert (r.violation == 0).all(), np.bincount(r.violation)
     assert (r.played == r4.card_ids("Weapons Exchange")[0]).any()
+
+
+def test_two_any_wild_games_keep_the_invariants():
+    """T24's invariants with two_any_reading=wild (DIGEST §5.2), 3 players; the two-different cards
+    need any two different weapons (the tables' need row empty, any_need = ANY_PAIR)."""
+    from volva.simulator.valhalla_dice.dice import ANY_PAIR
+    rw = api.load(options={"two_any_reading": "wild"})
+    spear_sword = [i for i, c in enumerate(rw.content.cards) if c.weapons == "spear+sword"]
+    assert spear_sword and all(rw.T.any_need[i] == ANY_PAIR and rw.T.need[i].sum() == 0 for i in spear_sword)
+    assert rw.T.p_armed[spear_sword[0]] > api.load().T.p_armed[spear_sword[0]]
+    lineup3 = [GREEDY, RANDOM, resolve("greedy-dp")]
+    r = api.play_results(rw, lineup3, np.arange(300, dtype=np.uint64) + 11, check=True)
+    assert (r.violation == 0).all(), np.bincount(r.violation)

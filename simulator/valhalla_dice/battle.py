@@ -4,9 +4,10 @@ A battle is the attacker's phase, then the defender's: each side rolls its dice,
 paid reroll discards one unplaced die, DIGEST §5.6), may use Push back, New weapons and Weapons
 exchange, and arms Warriors at the end of its phase (DIGEST §5.6 item 8). Every side is given
 as arrays of its team (one row per Warrior): ``need`` int8[T, 5] specific symbols, ``any_need``
-int8[T] Ice Giant symbols, ``strength`` int32[T] strength with powers included (powers depend on
-team composition only, DIGEST §5.8, so the engine adds them before the battle), ``giant``
-bool[T] (the Ice Giant die power).
+int8[T] Ice Giant symbols (dice.ANY_PAIR: any two different weapons, two_any_reading=wild),
+``strength`` int32[T] strength with powers included (powers depend on team composition only,
+DIGEST §5.8, so the engine adds them before the battle), ``giant`` bool[T] (the Ice Giant die
+power).
 
 Arming policies (``ARM_*``):
 - ``ARM_GREEDY``: keep the dice of the best armed set plus those the cheapest unarmed Warrior
@@ -23,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import rand_float_nb
-from .dice import FACE_X, NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
+from .dice import ANY_PAIR, BANK_IDENT, FACE_X, NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
 
 ARM_GREEDY = 0
 ARM_DP = 1
@@ -91,6 +92,26 @@ def arm_nb(pool, need, any_need, strength, x_wild):
 
 
 @njit(cache=True)
+def keep_pairs_nb(pool, keep, pairs):
+    """Add to keep (int8[6]) two dice of different weapons per pair, the most plentiful spare
+    weapons first; returns the dice it could not find."""
+    lack = 0
+    for _ in range(pairs):
+        first = -1
+        for _ in range(2):
+            bw, bc = -1, 0
+            for w in range(5):
+                if w != first and pool[w] - keep[w] > bc:
+                    bw, bc = w, pool[w] - keep[w]
+            if bw < 0:
+                lack += 1
+            else:
+                keep[bw] += 1
+                first = bw
+    return lack
+
+
+@njit(cache=True)
 def _greedy_keep_nb(pool, need, any_need, strength, keep):
     """The greedy keep rule: ``keep`` (int8[6]) gets the dice of the best armed set plus the dice
     the cheapest still-unarmed Warrior can use; returns how many more dice that Warrior lacks
@@ -99,11 +120,14 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
     _, mask = arm_nb(pool, need, any_need, strength, 0)
     keep[:] = 0
     anyk = 0
+    pairs = 0
     for t in range(T):
         if mask >> t & 1:
             for w in range(5):
                 keep[w] += need[t, w]
-            anyk += any_need[t]
+            anyk += any_need[t] % ANY_PAIR
+            pairs += any_need[t] // ANY_PAIR
+    keep_pairs_nb(pool, keep, pairs)
     # Ice Giant symbols of the armed set take the most plentiful spare weapons
     for _ in range(anyk):
         bw, bc = -1, 0
@@ -113,8 +137,15 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
         if bw >= 0:
             keep[bw] += 1
     best_t, best_lack = -1, 99
+    tmp = np.empty(NF, np.int8)
     for t in range(T):
         if mask >> t & 1:
+            continue
+        if any_need[t] >= ANY_PAIR:  # two different weapons (two_any_reading=wild)
+            tmp[:] = keep
+            lack = keep_pairs_nb(pool, tmp, 1)
+            if lack < best_lack or (lack == best_lack and best_t >= 0 and strength[t] > strength[best_t]):
+                best_t, best_lack = t, lack
             continue
         lack = any_need[t]
         for w in range(5):
@@ -129,6 +160,9 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
             best_t, best_lack = t, lack
     if best_t < 0:
         return -1
+    if any_need[best_t] >= ANY_PAIR:
+        keep_pairs_nb(pool, keep, 1)
+        return best_lack
     anyt = any_need[best_t]
     for w in range(5):
         k = min(need[best_t, w], pool[w] - keep[w])
@@ -176,11 +210,15 @@ def lump_nb(bank, nmax, need, any_need, x_wild, colmap):
         colmap[w] = k if used else -1
         k += 1 if used else 0
     giants = False
+    pairs = False
     for t in range(T):
         giants = giants or any_need[t] > 0
+        pairs = pairs or any_need[t] >= ANY_PAIR
     sep = 1 if giants or x_wild > 0 else 0
+    if pairs:  # any two different weapons: every weapon counts apart, the full die (k = 5)
+        k = 5
     li = (min(max(nmax, 6), 9) - 6) * 12 + k * 2 + sep
-    if bank[11][li, 22] == 1:  # dice.BANK_IDENT: the full die
+    if pairs or bank[11][li, BANK_IDENT] == 1:  # the full die
         for x in range(NF):
             colmap[x] = x
         return li

@@ -36,6 +36,9 @@ FACE_X = 5
 MAX_TEAM = 8  #: Warriors per solve (a team holds 4, DIGEST §5.5; more for whole-card studies)
 MAX_STRENGTH = 50  #: a Warrior's strength (as cards.csv allows)
 XW_ALL_ONE = 64  #: an x_wild this large means Weapons exchange all_one (armable_nb)
+#: any_need of a Warrior needing any two different weapons (two_any_reading=wild, DIGEST §5.2);
+#: sums of any_need over a set of Warriors stay decodable: pairs = s // ANY_PAIR, symbols = s % ANY_PAIR
+ANY_PAIR = 100
 
 
 class DiceTables:
@@ -218,18 +221,25 @@ def armable_nb(c, need, any_need, x_wild):
     ``x_wild`` X dice allowed to count as any weapon (Weapons exchange x_only, DIGEST §5.7);
     x_wild ≥ XW_ALL_ONE: Weapons exchange all_one (every X any weapon, and every die not placed
     turned to one chosen weapon)."""
-    if x_wild >= XW_ALL_ONE:
+    if x_wild >= XW_ALL_ONE:  # the loader refuses all_one with two_any_reading=wild: no pairs here
         return armable_all_one_nb(c, need, any_need)
+    pairs = any_need // ANY_PAIR
+    a = any_need - pairs * ANY_PAIR
     deficit = 0
     spare = 0
+    distinct = 0  # dice a pair may use: at most one per pair of each weapon
     for w in range(5):
         d = need[w] - c[w]
         if d > 0:
             deficit += d
         else:
             spare -= d
+            distinct += min(-d, pairs)
     wild = min(x_wild, c[FACE_X])
-    return deficit <= wild and any_need <= spare + wild - deficit
+    if deficit > wild:
+        return False
+    jokers = wild - deficit  # wild X dice left: any weapon, so any pair's second (or both) die
+    return distinct + jokers >= 2 * pairs and a + 2 * pairs <= spare + jokers
 
 
 @numba.njit(cache=True)
@@ -278,7 +288,7 @@ def best_strength_nb(cnt, add1, need, any_need, strength, x_wild):
                     tot[mask - 1, w] += need[t, w]
                 anyt[mask - 1] += any_need[t]
                 st[mask - 1] += strength[t]
-        req[mask - 1] = tot[mask - 1].sum() + anyt[mask - 1]
+        req[mask - 1] = tot[mask - 1].sum() + anyt[mask - 1] % ANY_PAIR + 2 * (anyt[mask - 1] // ANY_PAIR)
     by = np.argsort(req, kind="mergesort")  # the sets by the dice they use
     nmax = 0
     for s in range(NS):

@@ -11,7 +11,7 @@ from numba import njit
 from ..core.record import log_nb
 from ..core.rng import rand_int_nb
 from . import battle as B
-from .dice import FACE_X, NF, XW_ALL_ONE
+from .dice import ANY_PAIR, FACE_X, NF, XW_ALL_ONE
 from .jarls import (
     EF_CLAN,
     EF_DICE,
@@ -154,9 +154,11 @@ def leftover_nb(pool, side, mask, x_wild, left):
     for f in range(NF):
         left[f] = pool[f]
     a = 0
+    pairs = 0
     for t in range(need.shape[0]):
         if mask >> t & 1:
-            a += anyn[t]
+            a += anyn[t] % ANY_PAIR
+            pairs += anyn[t] // ANY_PAIR
             for w in range(5):
                 d = need[t, w]
                 u = min(d, left[w])
@@ -178,6 +180,14 @@ def leftover_nb(pool, side, mask, x_wild, left):
             left[bw] -= 1
         elif x_wild > 0 and left[FACE_X] > 0:
             left[FACE_X] -= 1
+    used = np.zeros(NF, np.int8)
+    B.keep_pairs_nb(left, used, pairs)  # a pair's two different weapons (two_any_reading=wild)
+    for f in range(NF):
+        left[f] -= used[f]
+    short = 2 * pairs
+    for f in range(NF):
+        short -= used[f]
+    left[FACE_X] -= min(short, left[FACE_X])  # wild X dice took the rest
 
 
 @njit(cache=True)

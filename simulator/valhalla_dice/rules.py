@@ -474,6 +474,9 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
     if opts.get("loki_card", "recommended") != "recommended" and opts.get("loki_deception") != "true":
         raise RulesError(f"option loki_card={opts['loki_card']}: Loki's Deception is off; allowed with "
                          "--module loki-deception (option loki_deception=true)")
+    if opts.get("two_any_reading") == "wild" and opts.get("weapons_exchange") == "all_one":
+        raise RulesError("option two_any_reading=wild with weapons_exchange=all_one: not built together; "
+                         "allowed: either one with the other's default (x_only / printed)")
     cards_path = Path(cards_path) if cards_path is not None else data_dir / "cards.csv"
     cards = load_cards(cards_path, opcodes, patch)
     if opts.get("clan_powers") == "swap_wolf_deer":

@@ -122,6 +122,7 @@ def build_tables(c: Content) -> np.ndarray:
     t["clan"][:] = -1
     deck = []
     p_armed: dict[str, float] = {}
+    wild_pairs = c.rules["chosen"].get("two_any_reading") == "wild"
     for i, card in enumerate(rows):
         t["kind"][i] = KIND_WARRIOR if card.kind == "warrior" else KIND_TACTIC
         deck += [i] * card.copies
@@ -131,9 +132,17 @@ def build_tables(c: Content) -> np.ndarray:
             t["any_need"][i] = card.any_need
             t["symbols"][i] = card.symbols
             t["strength"][i], t["glory"][i] = card.strength, card.glory
-            if card.weapons not in p_armed:  # cards of one requirement share it (many do)
-                p_armed[card.weapons] = D.solve(D.Team([(card.weapons, 1)]), 6, objective="armed")
-            t["p_armed"][i] = p_armed[card.weapons]
+            team = D.Team([(card.weapons, 1)])
+            key = card.weapons
+            if wild_pairs and card.any_need == 0 and sorted(card.need.tolist()) == [0, 0, 0, 1, 1]:
+                # two_any_reading=wild (DIGEST §5.2): a two-different card takes any two different weapons
+                t["need"][i] = 0
+                t["any_need"][i] = team.any_need[0] = D.ANY_PAIR
+                team.need[0] = 0
+                key = "two different"
+            if key not in p_armed:  # cards of one requirement share it (many do)
+                p_armed[key] = D.solve(team, 6, objective="armed")
+            t["p_armed"][i] = p_armed[key]
             if card.power:
                 name, args = card.power[0]
                 t["power"][i] = _code(POWERS, name, card.name)
@@ -208,7 +217,7 @@ OPTION_CODES = (
     (O_RAGNAROK_ORDER, "ragnarok_order", {"continue": 0, "first_player": 1}),
     (O_JARL_DEAL, "jarl_deal", {"3": 3, "5": 5, "recommended": 1, "none": 0}),
     (O_START_HAND, "start_hand", {"7-2": 0, "5": 1, "draft": 2}),
-    (O_TWO_ANY, "two_any_reading", {"printed": 0}),  # wild: not built (DIGEST §5.2)
+    (O_TWO_ANY, "two_any_reading", {"printed": 0, "wild": 1}),
     (None, "clan_powers", {"digest": 0, "swap_wolf_deer": 1}),  # applied by the loader (rules.swap_clan_powers)
     (O_LOKI, "loki_deception", {"false": 0, "true": 1}),
     (O_KING, "king_of_the_hill", {"false": 0, "true": 1}),
