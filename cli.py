@@ -445,7 +445,7 @@ def compare(
         _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         option = session.option_args(option, module)
         patch = list(patch or [])
-        variant_args = session.option_args(variant_option, variant_module)
+        variant_args = session.option_args(variant_option, variant_module, ("--variant-option", "--variant-module"))
         if not patch and not variant_args:
             raise session.UsageError("compare needs a variant arm: --patch FILE, --variant-option key=value or "
                                      "--variant-module NAME")
@@ -488,7 +488,7 @@ def compare(
         plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({what}), "
                      f"{sa.games:,} paired games" + (f", population {name}" if name else ""), where / "compare.png")
         if name is None:
-            console.print_wide(console.compare_tables_rich(tabs, sa.games, top))
+            console.print_wide(console.compare_tables_rich(tabs, sa.games, top, what))
             flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
             typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure "
                        f"{out / 'compare.png'}; tables in {out}/compare_*.csv; "
@@ -755,13 +755,19 @@ def tournament(
         _fail(f"--anchor: {exc}")
     mat = head_to_head(clans, order=list(rank["strategy"]))
     console.print_wide([console.rank_table(rank, players), console.ratings_table(rat), console.h2h_table(mat)])
+    opts = session.option_args(option, module)
     typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
-               f"{players} players, seed {seed}")
+               f"{players} players, seed {seed}, rule set {ruleset}" + (f", {', '.join(opts)}" if opts else ""))
     if out is not None:
+        import json
         rank.to_csv(out / "tournament.csv", index=False)
         rat.to_csv(out / "ratings.csv", index=False, float_format="%.4f")
         mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
-        typer.echo(f"wrote {out / 'tournament.csv'}, {out / 'ratings.csv'} and {out / 'head_to_head.csv'}")
+        (out / "tournament.json").write_text(json.dumps(  # what played: the tables alone do not say
+            {"command": "tournament", "ruleset": ruleset, "players": players, "strategies": names,
+             "games_per_combination": n_games, "seed": seed, "options": opts, "anchor": anchor}, indent=1))
+        typer.echo(f"wrote {out / 'tournament.csv'}, {out / 'ratings.csv'}, {out / 'head_to_head.csv'} and "
+                   f"{out / 'tournament.json'}")
 
 
 @app.command()

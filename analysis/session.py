@@ -18,7 +18,7 @@ MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arith
 MAX_SEED = 2**64 - 1
 
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
-                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tune.journal",
+                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tournament.json", "tune.journal",
                 "tune.json", "verdicts.csv", "populations.csv", "ratings.csv", "sequential.csv")
 #: written next to results; removed with them by --force (only in a directory that held results)
 DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv", "trials.csv", "deviations.csv",
@@ -69,12 +69,15 @@ def fit_players(rs, players: int) -> None:
 
 # --------------------------------------------------------------------------- rule options
 
-def parse_option(text: str) -> tuple[str, object]:
-    """'key=value' -> (key, value) with value int, bool (true/false) or str. Raises UsageError."""
+def parse_option(text: str, flag: str = "--option") -> tuple[str, object]:
+    """'key=value' -> (key, value) with value int, bool (true/false) or str. Raises UsageError
+    naming ``flag`` (the command-line flag the text came from)."""
     key, sep, raw = text.partition("=")
     key, raw = key.strip(), raw.strip()
     if not sep or not key:
-        raise UsageError(f"--option {text!r}: expected key=value")
+        raise UsageError(f"{flag} {text!r}: expected key=value")
+    if not raw:
+        raise UsageError(f"{flag} {text!r}: no value after '='; expected key=value")
     if raw.lower() in ("true", "false"):
         return key, raw.lower() == "true"
     try:
@@ -83,28 +86,33 @@ def parse_option(text: str) -> tuple[str, object]:
         return key, raw
 
 
-def module_options(modules: list[str] | None) -> list[str]:
+def module_options(modules: list[str] | None, flag: str = "--module") -> list[str]:
     """--module NAME -> rule options 'NAME=true'. Raises UsageError for an unknown module."""
     out = []
     for m in modules or []:
         if m not in MODULES:
-            raise UsageError(f"--module {m!r}; allowed: gods-of-asgard (Blood Rage), loki-deception and "
+            raise UsageError(f"{flag} {m!r}; allowed: gods-of-asgard (Blood Rage), loki-deception and "
                              "king-of-the-hill (Valhalla, the dice game)")
         out.append(f"{MODULES[m]}=true")
     return out
 
 
-def option_args(options: list[str] | None, modules: list[str] | None) -> list[str]:
+def option_args(options: list[str] | None, modules: list[str] | None,
+                flags: tuple[str, str] = ("--option", "--module")) -> list[str]:
     """--option and --module values as one list of 'key=value' (as run.json records them). Raises
-    UsageError when an --option sets a module's own option otherwise (--module X with
-    --option X=false)."""
-    mods = module_options(modules)
+    UsageError naming the flags (``flags``: compare's variant arm has its own) when an option is
+    given twice, or sets a module's own option otherwise (--module X with --option X=false)."""
+    mods = module_options(modules, flags[1])
     on = {m.split("=", 1)[0] for m in mods}
+    seen: dict[str, str] = {}
     for o in options or []:
-        key, val = parse_option(o)
+        key, val = parse_option(o, flags[0])
+        if key in seen:
+            raise UsageError(f"{flags[0]} {key} given twice ({seen[key]} and {o}); give each option once")
+        seen[key] = o
         if key in on and val not in (True, "true"):
             name = next(m for m, k in MODULES.items() if k == key)
-            raise UsageError(f"--option {o}: contradicts --module {name} (which sets {key}=true); drop one of them")
+            raise UsageError(f"{flags[0]} {o}: contradicts {flags[1]} {name} (which sets {key}=true); drop one of them")
     return list(options or []) + mods
 
 
@@ -317,8 +325,8 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
         _check_modules(ruleset, opts)
         rs = load_ruleset(ruleset, options=opts, patch=list(patch))
         fit_players(rs, players)
-    except RulesError as exc:
-        raise UsageError(str(exc)) from None
+    except (RulesError, UsageError) as exc:  # the baseline loaded: the variant's own change is at fault
+        raise UsageError(f"the variant arm: {exc}") from None
     return rs
 
 

@@ -238,11 +238,13 @@ def population_shape_table(shapes: list, path):
     return t
 
 
-def compare_tables_rich(tabs: dict, games: int, top: int) -> list:
-    """Rich tables of what moved in a comparison (analysis.paired.compare_tables output)."""
+def compare_tables_rich(tabs: dict, games: int, top: int, variant: str = "") -> list:
+    """Rich tables of what moved in a comparison (analysis.paired.compare_tables output); ``variant``:
+    what the variant arm changes (patch files, options), named in the first title."""
     import pandas as pd
     from rich.table import Table
-    tables = [delta_table(tabs["strategy"], f"Variant − baseline, paired by game and seat ({games:,} games; "
+    what = f" ({variant})" if variant else ""
+    tables = [delta_table(tabs["strategy"], f"Variant{what} − baseline, paired by game and seat ({games:,} games; "
                           "95% CI clustered by seed block)", ["strategy"])]
     sh = tabs.get("shape")
     if sh is not None and len(sh):

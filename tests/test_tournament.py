@@ -107,6 +107,10 @@ def test_cli_output_and_csvs(tmp_path):
     assert "rounded up to 52" in res.stderr
     rank = pd.read_csv(out / "tournament.csv")
     assert list(rank.columns) == RANKING_COLUMNS and len(rank) == 3 and (rank["games"] == 104).all()
+    import json
+    meta = json.loads((out / "tournament.json").read_text())  # what played, for a reader of the tables
+    assert meta["ruleset"] == "blood-rage" and meta["seed"] == 3 and meta["games_per_combination"] == 52
+    assert sorted(meta["strategies"]) == sorted(NAMES) and meta["options"] == []
     h2h = pd.read_csv(out / "head_to_head.csv", index_col="strategy")
     assert list(h2h.index) == list(rank["strategy"]) and list(h2h.columns) == list(rank["strategy"])
     assert np.isnan(np.diag(h2h.to_numpy())).all()

@@ -144,6 +144,16 @@ def test_card_patch_changes_the_card(rs, tmp_path):
         api.load(patch=bad)
 
 
+def test_a_patch_that_breaks_the_setup_is_named(rs, tmp_path):
+    """A patch removing most Warriors: the setup no longer fits (003 l.55-68); the error names the
+    patch, not the untouched data files alone."""
+    p = tmp_path / "short.toml"
+    warriors = [c.name for c in rs.content.cards if c.kind == "warrior"]
+    p.write_text("".join(f'["{n}"]\nremove = true\n\n' for n in warriors[:75]))
+    with pytest.raises(RulesError, match=r"short.toml: the patched deck no longer fits every player count"):
+        api.load(patch=p, options={"deck_check": "false"})
+
+
 def test_compare_patch_and_report_show_the_games_groups(tmp_path):
     """compare --patch runs; the report shows win rate by Jarl / Valhalla clan / game end, the
     attacker win rate, and no Blood Rage-only section (stat paths, drafted god pairs)."""

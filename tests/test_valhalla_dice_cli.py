@@ -63,7 +63,10 @@ def test_strategies_list():
     (["--players", "7"], "--players 7; allowed: 2..6"),
     (["--players", "3", "--lineup", "greedy,ninja,greedy"], "unknown strategy 'ninja'"),
     (["--option", "jarl_deal=7"], "option jarl_deal=7; allowed: 3, 5, recommended, none"),
-    (["--option", "speed=3"], "option 'speed'; allowed: two_any_reading, jarl_deal"),
+    (["--option", "speed=3"], "--option speed: unknown option for Valhalla (dice game); allowed: clan_powers, "),
+    (["--option", "start_hnad=draft"], "did you mean 'start_hand'?"),
+    (["--option", "start_hand=draft", "--option", "start_hand=5"], "--option start_hand given twice"),
+    (["--option", "start_hand="], "--option 'start_hand=': no value after '='"),
     (["--module", "lokis-deception"], "--module 'lokis-deception'; allowed: gods-of-asgard (Blood Rage), loki-deception"),
     (["--module", "gods-of-asgard"], "--module gods-of-asgard is not a module of Valhalla (dice game)"),
     (["--module", "loki-deception", "--option", "loki_card=odin"], "option loki_card='odin'; allowed: recommended, random"),
@@ -171,3 +174,27 @@ def test_replay_shows_the_game_the_run_played(tmp_path, lineup):
         assert r.exit_code == 0, r.output
         shown = sorted(int(x) for x in re.findall(r": (\d+) Glory, rank", r.output))
         assert shown == sorted(rows[rows["game_id"] == g]["glory"].astype(int).tolist()), (g, r.output[-400:])
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--variant-option", "start_hand"], "--variant-option 'start_hand': expected key=value"),
+    (["--variant-module", "gods-of-asgard"], "the variant arm: --module gods-of-asgard is not a module of Valhalla"),
+    (["--variant-option", "two_any_reading=wild", "--option", "weapons_exchange=all_one"],
+     "the variant arm: option two_any_reading=wild with weapons_exchange=all_one"),
+])
+def test_compare_variant_errors_name_the_variant(tmp_path, args, needle):
+    r = volva("compare", "--ruleset", "valhalla-dice", "--players", "3", "--lineup", "greedy,raider,turtle",
+              "--games", "10", "--out", str(tmp_path / "c"), *args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], r.stderr
+
+
+def test_replay_shows_the_draft():
+    """003 l.304-313 (R65): the replay names the first player, the face-up cards, each place and take,
+    each seat leaving and the discarded leftovers."""
+    r = volva("replay", "--ruleset", "valhalla-dice", "--players", "4", "--option", "start_hand=draft")
+    assert r.exit_code == 0, r.output
+    for needle in ("is the first player and opens it", "face up in the pool", "completes its hand and leaves the draft",
+                   "left in the pool are discarded"):
+        assert needle in r.output, needle

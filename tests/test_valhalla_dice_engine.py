@@ -388,7 +388,7 @@ def rs_draft():
 
 def _draft_moves(S):
     rows = S.log[:S.gs[G_LOG_N]]
-    return [(int(r[2]), int(r[3]), int(r[4])) for r in rows if r[0] == EN.EV_DRAFT]
+    return [(int(r[2]), int(r[3]), int(r[4])) for r in rows if r[0] == EN.EV_DRAFT and r[3] <= 2]
 
 
 @pytest.mark.parametrize("P", [2, 4, 6])

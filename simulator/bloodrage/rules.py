@@ -31,6 +31,7 @@ from ..core.loading import (
     patches_sha256,
     require_key,
     track_steps,
+    unknown_option,
 )
 from .patches import CARD_COLUMNS, apply_card_patch
 
@@ -287,7 +288,7 @@ def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
             field_error(path, "options", k, "missing")
     for k, v in options.items():
         if k not in OPTION_SPEC:
-            field_error(path, "options", k, f"unknown option; allowed: {sorted(OPTION_SPEC)}")
+            field_error(path, "options", k, f"unknown option; allowed: {', '.join(sorted(OPTION_SPEC))}")
         idx, kind, allowed = OPTION_SPEC[k]
         if k == "stat_tracks":
             if not isinstance(v, str) or v not in track_sets:
@@ -489,7 +490,7 @@ def load_blood_rage(name: str = "blood-rage", options: dict | None = None,
     option_vector(root / "rules.toml", opts, track_sets)  # the file's own defaults must be valid
     for k, v in (options or {}).items():
         if k not in OPTION_SPEC:
-            raise RulesError(f"--option {k}: unknown option; allowed: {sorted(OPTION_SPEC)}")
+            raise unknown_option(k, OPTION_SPEC, "Blood Rage")
         opts[k] = v
     opt_vec = option_vector("--option", opts, track_sets)
     r["track"], r["bonus"] = track_sets[opts["stat_tracks"]]

@@ -35,6 +35,16 @@ def field_error(file, entry, fld, msg):
     raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
 
 
+def unknown_option(key: str, allowed, game: str) -> RulesError:
+    """The one error line for an --option a rule set does not have: the allowed names, and the
+    closest one when the key looks misspelt."""
+    import difflib
+    names = sorted(allowed)
+    close = difflib.get_close_matches(str(key), names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return RulesError(f"--option {key}: unknown option for {game}; allowed: {', '.join(names)}{hint}")
+
+
 def toml_bytes(data: bytes) -> dict:
     """Parse TOML from the bytes of a file; a UTF-8 byte-order mark (some Windows editors write one)
     is read like none. Raises UnicodeDecodeError or tomllib.TOMLDecodeError."""

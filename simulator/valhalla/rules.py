@@ -28,6 +28,7 @@ from ..core.loading import (
     parse_effects,
     require_key,
     track_steps,
+    unknown_option,
 )
 
 MAXR = E.VH_MAX_REGIONS
@@ -288,12 +289,12 @@ def load_rules(path: Path, options: dict | None):
     src = {k: path for k in opts}
     for k, v in (options or {}).items():  # command-line (or experiment) overrides
         if k not in OPTIONS:
-            raise RulesError(f"--option {k}: unknown option for valhalla; allowed: {sorted(OPTIONS)}")
+            raise unknown_option(k, OPTIONS, "Blood Rage: Valhalla")
         opts[k], src[k] = v, "--option"
     for k, v in opts.items():
         where = src[k]
         if k not in OPTIONS:
-            field_error(where, "options", k, f"unknown option; allowed: {sorted(OPTIONS)}")
+            field_error(where, "options", k, f"unknown option; allowed: {', '.join(sorted(OPTIONS))}")
         idx, kind, allowed = OPTIONS[k]
         if kind == "int":
             vec[idx] = check_int(where, "options", k, v, *allowed)

@@ -45,7 +45,10 @@ C_POLICY = 4  #: ARM_*
 C_DICE = 5  #: dice rolled (before the opponent's Ice Giant)
 C_BONUS = 6  #: strength added when ≥ 1 Warrior is armed (strength Tactics, Jarl strength; 003 l.107)
 C_TIES = 7  #: 1: this side wins ties as the defender (Jarl defender_ties; the rule: ties go to the attacker)
-N_CFG = 8
+C_COLOUR = 8  #: the side's die colour: a row of cum (0 red: attacker and Ragnarök, 1 black: defender)
+C_GREY = 9  #: grey dice among the first roll (a Jarl's extra dice, 003 l.72); they and New weapons' roll as grey
+N_CFG = 10
+GREY = 2  #: cum's row of the grey dice
 
 
 @njit(cache=True)
@@ -323,7 +326,7 @@ def dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
             g -= 1
             budget[B_NEW] -= 1
             two = np.zeros(NF, np.int8)
-            roll_nb(rs, cum, 2, two)
+            roll_nb(rs, cum[GREY], 2, two)
             fa, fb = -1, -1
             for x in range(NF):
                 for _ in range(two[x]):
@@ -347,7 +350,7 @@ def dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
             f -= 1
             budget[B_FREE] -= 1
         pool[:] = keep
-        roll_nb(rs, cum, fresh, pool)
+        roll_nb(rs, cum[cfg[C_COLOUR]], fresh, pool)  # rerolled dice (a grey one too) as the side's colour
     return discarded
 
 
@@ -356,14 +359,18 @@ def phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
     """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.
 
     bank: :func:`.dice.arming_bank` (the DP policy's tables; layouts hold pools of up to 9 dice, so
-    n_dice + cfg[B_NEW] ≤ 9); side: (need, any_need, strength, giant); cfg int64[N_CFG] (budgets
+    n_dice + cfg[B_NEW] ≤ 9); cum: float64[3, 6] cumulative face probabilities of the red, black
+    and grey dice (the first n_dice - cfg[C_GREY] roll as row cfg[C_COLOUR], the grey ones and New
+    weapons' as grey; rerolls as the side's colour, R68); side: (need, any_need, strength, giant); cfg int64[N_CFG] (budgets
     used up in place); target: the objective, 0 = E[strength], t > 0 = P(strength ≥ t); pool:
     int8[6], the dice at the end of the phase (written). Returns (strength, armed mask, dice
     discarded); no C_BONUS included."""
     need, any_need, strength, giant = side
     budget, policy = cfg, cfg[C_POLICY]
     pool[:] = 0
-    roll_nb(rs, cum, n_dice, pool)
+    grey = min(cfg[C_GREY], n_dice)
+    roll_nb(rs, cum[cfg[C_COLOUR]], n_dice - grey, pool)
+    roll_nb(rs, cum[GREY], grey, pool)
     discarded = 0
     if policy == ARM_DP and not stop_now_nb(pool, need, any_need, strength, budget[B_XWILD], target):
         discarded = dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool)
@@ -392,7 +399,7 @@ def phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
                 discarded += 1
                 fresh = n - kn - 1
             pool[:] = keep
-            roll_nb(rs, cum, fresh, pool)
+            roll_nb(rs, cum[cfg[C_COLOUR]], fresh, pool)
     st, mask = arm_nb(pool, need, any_need, strength, budget[B_XWILD])
     return st, mask, discarded
 
@@ -431,12 +438,15 @@ def simulate_phases_nb(bank, seed, cum, side, cfg, target, n):
     Game i draws from the stream seeded seed + i, so results do not depend on n's batching."""
     out = np.zeros((n, 2), np.int32)
     rs = np.zeros(1, np.uint64)
+    cums = np.empty((3, NF))
+    for r in range(3):
+        cums[r] = cum  # cum float64[6]: every colour alike
     c = np.empty_like(cfg)
     pool = np.zeros(NF, np.int8)
     for i in range(n):
         rs[0] = np.uint64(seed + i)
         c[:] = cfg
-        st, _, disc = phase_nb(bank, rs, cum, side, c, c[C_DICE], target, pool)
+        st, _, disc = phase_nb(bank, rs, cums, side, c, c[C_DICE], target, pool)
         out[i, 0] = st
         out[i, 1] = disc
     return out
@@ -447,11 +457,14 @@ def simulate_battles_nb(bank, seed, cum, att, dfn, cfg, n):
     """n independent battles: int32[n, 3] of (outcome, attacker strength, defender strength)."""
     out = np.zeros((n, 3), np.int32)
     rs = np.zeros(1, np.uint64)
+    cums = np.empty((3, NF))
+    for r in range(3):
+        cums[r] = cum
     c = np.empty_like(cfg)
     for i in range(n):
         rs[0] = np.uint64(seed + i)
         c[:, :] = cfg
-        o, sa, sd, _, _ = battle_nb(bank, rs, cum, att, dfn, c)
+        o, sa, sd, _, _ = battle_nb(bank, rs, cums, att, dfn, c)
         out[i, 0] = o
         out[i, 1] = sa
         out[i, 2] = sd
@@ -464,9 +477,11 @@ def side_arrays(team, giant=None) -> tuple:
     return (team.need, team.any_need, team.strength.astype(np.int32), g)
 
 
-def phase_cfg(policy=ARM_DP, dice=6, rerolls=9, free=0, new=0, x_wild=0, bonus=0, ties=0) -> np.ndarray:
+def phase_cfg(policy=ARM_DP, dice=6, rerolls=9, free=0, new=0, x_wild=0, bonus=0, ties=0, colour=0,
+              grey=0) -> np.ndarray:
     """int64[N_CFG] phase settings (see the C_* and B_* slots)."""
     c = np.zeros(N_CFG, np.int64)
+    c[C_COLOUR], c[C_GREY] = colour, grey
     c[B_REROLLS], c[B_FREE], c[B_NEW], c[B_XWILD] = rerolls, free, new, x_wild
     c[C_POLICY], c[C_DICE], c[C_BONUS], c[C_TIES] = policy, dice, bonus, ties
     return c

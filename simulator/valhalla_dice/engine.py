@@ -34,7 +34,9 @@ from .tables import KIND_WARRIOR, O_JARL_DEAL, O_START_HAND
 
 # log events
 EV_TURN, EV_ACTION, EV_SETUP = 1, 2, 7
-EV_DRAFT = 10  #: a draft move (start_hand=draft): seat, 0 = placed / 1 = took / 2 = left the draft, card
+#: the draft (start_hand=draft): seat, what (0 placed / 1 took / 2 left the draft / 3 face up, seat -1 /
+#: 4 leftovers discarded, seat -1 / 5 the first player opens it), card (or the leftovers' count)
+EV_DRAFT = 10
 # actions (003 l.80-88)
 A_ADD1, A_ADD2, A_ATTACK, A_DRAW = 1, 2, 3, 4
 
@@ -101,6 +103,7 @@ def pool_draw_nb(S, pool, n, k):
         pool[n] = S.deck[m - 1]
         S.deck[m - 1] = -1
         S.gs[G_DECK_N] = m - 1
+        log_nb(S, EV_DRAFT, -1, 3, pool[n], 0, 0, 0)
         n += 1
     return n
 
@@ -131,6 +134,7 @@ def draft_hands_nb(T, S, start, kinds, params):
     P = S.gs[G_NP]
     size = T.hand_draw - T.hand_discard
     pool = np.empty(T.n_deck, np.int64)
+    log_nb(S, EV_DRAFT, start, 5, 0, 0, 0, 0)
     n = pool_draw_nb(S, pool, 0, 2)
     in_draft = np.ones(P, np.bool_)
     left, last_a = P, 0
@@ -162,6 +166,7 @@ def draft_hands_nb(T, S, start, kinds, params):
         p = (p + 1) % P
     for i in range(n):
         discard_nb(S, pool[i])
+    log_nb(S, EV_DRAFT, -1, 4, n, 0, 0, 0)
 
 
 @njit(cache=True)

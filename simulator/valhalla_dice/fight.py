@@ -204,6 +204,7 @@ def phase_cfg_nb(T, S, p, role, eff, held, prm, dice):
     cfg[B.C_POLICY] = int(prm[VD_ARM])
     cfg[B.C_DICE] = dice
     cfg[B.C_TIES] = eff[EF_TIES] if role == ROLE_DEFEND else 0
+    cfg[B.C_COLOUR] = 1 if role == ROLE_DEFEND else 0  # black defends; red attacks and plays Ragnarök
     return cfg
 
 
@@ -320,10 +321,11 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
     hold_rerolls_nb(held, pa)
     # King of the Hill's bonus dice for attacking the King (003 l.200); the DP's tables hold 9 dice (R64)
     cfg = phase_cfg_nb(T, S, a, ROLE_ATTACK, ea, held, pa, min(T.dice_att + extra + king_dice_nb(T, S, d), 9))
+    cfg[B.C_GREY] = extra  # a Jarl's extra dice are grey ones (003 l.72)
     cfg0 = cfg.copy()
     pool = np.zeros(NF, np.int8)
     left = np.zeros(NF, np.int8)
-    sa, ma, _ = B.phase_nb(dts, S.rs, T.cum[0], side_a, cfg, cfg[B.C_DICE], 0, pool)
+    sa, ma, _ = B.phase_nb(dts, S.rs, T.cum, side_a, cfg, cfg[B.C_DICE], 0, pool)
     settle_tactics_nb(T, S, a, ea, cfg, cfg0, exchange_needed_nb(ea, cfg0, sa, pool, side_a))
     outcome = B.NO_WINNER
     sd, md = 0, 0
@@ -345,10 +347,11 @@ def battle_game_nb(T, S, dts, a, d, kinds, params):
         tactics_held_nb(T, S, d, held)
         hold_rerolls_nb(held, pd)
         cfg = phase_cfg_nb(T, S, d, ROLE_DEFEND, ed, held, pd, max(nd, 0) + extra)
+        cfg[B.C_GREY] = extra
         cfg0 = cfg.copy()
         bonus_max = ed[EF_STR] + strength_held_nb(T, S, d)
         target = max(1, sa + 1 - cfg[B.C_TIES] - bonus_max)
-        sd, md, _ = B.phase_nb(dts, S.rs, T.cum[1], side_d, cfg, cfg[B.C_DICE], target, pool)
+        sd, md, _ = B.phase_nb(dts, S.rs, T.cum, side_d, cfg, cfg[B.C_DICE], target, pool)
         settle_tactics_nb(T, S, d, ed, cfg, cfg0, exchange_needed_nb(ed, cfg0, sd, pool, side_d))
         if md == 0:
             outcome = B.ATTACKER_WINS  # no Warrior activated: the defender loses (003 l.116)
@@ -407,9 +410,10 @@ def ragnarok_nb(T, S, dts, p, kinds, params):
         extra = min(e[EF_DICE], S.gs[G_GREY])
         tactics_held_nb(T, S, p, held)
         cfg = phase_cfg_nb(T, S, p, ROLE_ATTACK, e, held, params[p], T.dice_att + extra)
+        cfg[B.C_GREY] = extra
         cfg0 = cfg.copy()
         pool = np.zeros(NF, np.int8)
-        g, m, _ = B.phase_nb(dts, S.rs, T.cum[0], side, cfg, cfg[B.C_DICE], 0, pool)
+        g, m, _ = B.phase_nb(dts, S.rs, T.cum, side, cfg, cfg[B.C_DICE], 0, pool)
         settle_tactics_nb(T, S, p, e, cfg, cfg0, exchange_needed_nb(e, cfg0, g, pool, side))
         S.gs[G_GREY] = T.grey
         log_nb(S, EV_RAGNAROK, p, g, m, 0, 0, 0)

@@ -33,8 +33,14 @@ def format_event(rs, row, seat: list[str]) -> str | None:
     if ev == EV_SETUP:
         return f"setup: {seat[p]} starts; {a} cards in the deck, {b} in the discard pile"
     if ev == EV_DRAFT:
+        if a == 5:
+            return f"draft of starting hands (5 cards each): {seat[p]} is the first player and opens it"
+        if a == 3:
+            return f"  draft: {card[b]} face up in the pool"
+        if a == 4:
+            return f"  draft: the {b} cards left in the pool are discarded"
         if a == 2:
-            return f"  draft: {seat[p]} has 5 cards and leaves the draft"
+            return f"  draft: {seat[p]} completes its hand and leaves the draft"
         return f"  draft: {seat[p]} {'takes' if a else 'places'} {card[b]}"
     if ev == EV_TURN:
         return f"turn {a + 1}: {seat[p]}"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.loading import DATA_DIR, RulesError, check_int, field_error, read_toml, require_key
+from ..core.loading import DATA_DIR, RulesError, check_int, field_error, read_toml, require_key, unknown_option
 from .dice import FACES, WEAPONS, parse_weapons
 
 DICE_DIR = DATA_DIR / "valhalla-dice"
@@ -462,7 +462,7 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
     loki_names = [c.name for c in modules.loki] if modules else []
     for k, v in (options or {}).items():
         if k not in rules["options"]:
-            raise RulesError(f"option {k!r}; allowed: {', '.join(rules['options'])}")
+            raise unknown_option(k, rules["options"], "Valhalla (dice game)")
         text = str(v).lower() if isinstance(v, bool) else str(v)  # --option deck_check=false arrives as False
         allowed = rules["options"][k] + (loki_names if k == "loki_card" else [])
         if text not in allowed:
@@ -488,7 +488,14 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
         raise RulesError(f"{src}: copies: the deck holds {n} cards; rules.toml [setup] deck = "
                          f"{rules['setup']['deck']} (or option deck_check=false)")
     extra = loki_pre_max(modules, opts.get("loki_card", "recommended")) if opts.get("loki_deception") == "true" else 0
-    check_setup_fits(data_dir, rules, cards, extra)
+    try:
+        check_setup_fits(data_dir, rules, cards, extra)
+    except RulesError as exc:
+        if not patch:
+            raise
+        from ..core.loading import patch_list
+        names = ", ".join(str(p) for p, _ in patch_list(patch))
+        raise RulesError(f"{names}: the patched deck no longer fits every player count ({exc})") from None
     rules = dict(rules, chosen=opts)
     return Content(rules, opcodes, cards, jarls, load_dice(data_dir / "dice.toml"), cards_path, modules)
 

@@ -44,7 +44,7 @@ import numpy as np
 from ..core.loading import RulesError
 from ..core.record import G_LOG_N, G_TURNS
 from ..core.rng import shuffle_nb
-from ..core.scenario import ScenarioFile, load_with_options, play_step
+from ..core.scenario import ScenarioError, ScenarioFile, load_with_options, play_step
 from .dice import FACES
 from .state import C_GLORY_ATTACK
 from .tables import KIND_WARRIOR, O_KING
@@ -344,8 +344,20 @@ class DiceScenario(ScenarioFile):
         return out
 
 
+#: options that act only in the setup, which a scenario replaces by its own position
+SETUP_OPTIONS = ("start_hand", "jarl_deal")
+
+
 def load_scenario(path, data: dict | None = None, resolve=None) -> DiceScenario:
     """Set up the dice-game scenario in ``path`` (its parsed table ``data``); ``resolve`` maps a
-    strategy name to (kind, params). Raises ScenarioError."""
+    strategy name to (kind, params). Raises ScenarioError (also for an option that acts only in
+    the setup, which a scenario does not play)."""
     from .api import load
-    return load_with_options(path, data, resolve, lambda opts: load(options=opts), DiceScenario)
+
+    def rules(opts):
+        for k in SETUP_OPTIONS:
+            if opts and k in opts:
+                raise ScenarioError(f"{path}: field 'options.{k}': acts only in the setup, which a scenario replaces "
+                                    "by its own position (hands, teams, Jarls); allowed: leave it out")
+        return load(options=opts)
+    return load_with_options(path, data, resolve, rules, DiceScenario)
