@@ -140,13 +140,11 @@ def _greedy_keep_nb(pool, need, any_need, strength, keep):
         if bw >= 0:
             keep[bw] += 1
     best_t, best_lack = -1, 99
-    tmp = np.empty(NF, np.int8)
     for t in range(T):
         if mask >> t & 1:
             continue
         if any_need[t] >= ANY_PAIR:  # two different weapons (two_any_reading=wild)
-            tmp[:] = keep
-            lack = keep_pairs_nb(pool, tmp, 1)
+            lack = keep_pairs_nb(pool, keep.copy(), 1)  # a copy only here: the usual path allocates nothing
             if lack < best_lack or (lack == best_lack and best_t >= 0 and strength[t] > strength[best_t]):
                 best_t, best_lack = t, lack
             continue
