@@ -98,6 +98,11 @@ RulesetOverride = Annotated[str | None, typer.Option("--ruleset", help="Override
                                                         "valhalla, valhalla-dice).")]
 StrategiesRuleset = Annotated[str, typer.Option("--ruleset", help="blood-rage, valhalla or valhalla-dice (its own strategies).")]
 Threads = Annotated[int | None, typer.Option("--threads", help="Numba threads (default: numba's).")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Play the batches as tasks on the Dask cluster whose scheduler is at ADDRESS "
+    "(e.g. tcp://10.0.0.5:8786); the results are identical to a local run (README: 'On a cluster').")]
+Workers = Annotated[int | None, typer.Option("--workers", help="Play the batches on a local Dask cluster of N "
+                                             "worker processes (--threads: numba threads in each).")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the results already in OUT.")]
 ForceTables = Annotated[bool, typer.Option("--force", help="Replace the tables already in OUT.")]
 Rotate = Annotated[bool, typer.Option("--rotate/--no-rotate", help="Rotate the lineup through the seats on shared "
@@ -196,6 +201,30 @@ def _warn(text: str | None) -> None:
         typer.echo(text, err=True)
 
 
+@contextlib.contextmanager
+def _cluster(scheduler: str | None, workers: int | None, threads: int | None):
+    """--scheduler / --workers: where the batches are played (analysis.cluster; closed on exit).
+    Joined before OUT is claimed, so a cluster that cannot be used leaves OUT as it was."""
+    from volva.analysis.cluster import ClusterError, batches_for
+    try:
+        batches = batches_for(scheduler, workers, threads)
+    except ClusterError as exc:
+        _fail(str(exc))
+    try:
+        yield batches
+    finally:
+        batches.close()
+
+
+def _claim_out(out: Path, force: bool, resume: bool) -> None:
+    """OUT for a new run (empty, or emptied with --force) or locked for --resume."""
+    with _usage():
+        if not resume:
+            session.check_out(out, force)
+        elif out.is_dir():
+            session.lock_out(out)
+
+
 def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: dict) -> int:
     """Play ``run`` into OUT, print its win tables; the exit code."""
     from rich.console import Console
@@ -282,6 +311,8 @@ def run(
     resume: Resume = False,
     sweep: Sweep = None,
     mode: Mode = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Play GAMES games into OUT: stats/ (sufficient statistics), clans/picks/plays.parquet, run.json."""
     with _usage():
@@ -289,14 +320,13 @@ def run(
             raise UsageError("--resume continues a stats-only run: pass --no-keep-rows")
         option = session.option_args(option, module)
         rs, names, pols = session.setup(players, lineup, option, ruleset, patch, sweep, mode)
-        if not resume:
-            session.check_out(out, force)
-        elif out.is_dir():
-            session.lock_out(out)
         session.set_threads(threads)
-    _warn(session.sweep_warning(rs, names, games, rotate))
-    run_ = play.Run(rs, names, pols, players, games, seed, batch_size, option, rotate)
-    raise typer.Exit(_play(run_, out, keep_rows, resume, {"sweep": sweep, "mode": mode}))
+    with _cluster(scheduler, workers, threads) as batches:
+        run_ = play.Run(rs, names, pols, players, games, seed, batch_size, option, rotate, batches)
+        _claim_out(out, force, resume)
+        _warn(session.sweep_warning(rs, names, games, rotate))
+        code = _play(run_, out, keep_rows, resume, {"sweep": sweep, "mode": mode})
+    raise typer.Exit(code)
 
 
 @app.command()
@@ -384,6 +414,8 @@ def study(
     lineup: LineupOverride = None,
     sweep: StudySweep = None,
     mode: StudyMode = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Run an experiment (or the built-in default) with bounded memory and write its balance report."""
     with _usage():
@@ -393,15 +425,14 @@ def study(
         if resume and exp.keep_rows:
             raise UsageError("--resume continues a stats-only study: drop --keep-rows")
         rs, names, pols, option = session.setup_experiment(exp, experiment)
-        if not resume:
-            session.check_out(out, force)
-        elif out.is_dir():
-            session.lock_out(out)
         session.set_threads(threads)
-    _warn(session.sweep_warning(rs, names, exp.games, exp.rotate))
-    run_ = play.Run(rs, names, pols, exp.players, exp.games, exp.seed, exp.batch_size, option, exp.rotate)
-    code = _play(run_, out, exp.keep_rows, resume, {"experiment": exp.name, "experiment_file": exp.source,
-                                                    "sweep": exp.sweep, "mode": exp.mode})
+    with _cluster(scheduler, workers, threads) as batches:
+        run_ = play.Run(rs, names, pols, exp.players, exp.games, exp.seed, exp.batch_size, option, exp.rotate,
+                        batches)
+        _claim_out(out, force, resume)
+        _warn(session.sweep_warning(rs, names, exp.games, exp.rotate))
+        code = _play(run_, out, exp.keep_rows, resume, {"experiment": exp.name, "experiment_file": exp.source,
+                                                        "sweep": exp.sweep, "mode": exp.mode})
     if code == 0 and do_report:
         from volva.reports.report import RunDataError, build_report
         try:
@@ -436,6 +467,8 @@ def compare(
     look: Look = None,
     variant_option: VariantOption = None,
     variant_module: VariantModule = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """What-if balance: the baseline vs a variant (card patches, rule options or modules of the
     variant arm) on the same seeds and lineups; prints what moved (per strategy paired; per card,
@@ -464,53 +497,54 @@ def compare(
             raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "
                                      "decides on each strategy's change of win rate, which a mirror cannot move; "
                                      "give every lineup two or more strategies (or use ablate)")
-        session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    from volva.analysis.paired import strategy_streams, write_compare_tables
-    from volva.analysis.populations import card_effects
-    from volva.reports.paired import plot_compare
-    effects, shapes, moved, code = [], [], [], 0
-    for name, names, pols in pops:
-        where = out if name is None else out / name
-        if name is not None:
-            _err(f"population {name}: {','.join(names)}")
-        mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, len(set(names)), min_effect,
-                              target_halfwidth)
-        run_ = play.Run(rs_a, names, pols, players, games, seed, batch, option, rotate)
-        res = _play_arms(run_, rs_b, ("baseline", "variant"), where,
-                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)),
-                         variant_args=variant_args)
-        if res.sums is None or not len(res.sums):
-            raise typer.Exit(res.code)
-        _sequential_report(mon, where, "strategy: paired change of win rate, variant − baseline")
-        sa, sb = res.stats
-        tabs = write_compare_tables(sa, sb, res.sums, where)
-        plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({what}), "
-                     f"{sa.games:,} paired games" + (f", population {name}" if name else ""), where / "compare.png")
-        if name is None:
-            console.print_wide(console.compare_tables_rich(tabs, sa.games, top, what))
-            flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
-            typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure "
-                       f"{out / 'compare.png'}; tables in {out}/compare_*.csv; "
-                       f"reports: volva report {out}/variant --out {out}/variant/report")
-            raise typer.Exit(res.code)
-        if "card_iwd" in tabs:
-            effects.append(card_effects(tabs["card_iwd"], name))
-        if "shape" in tabs:
-            shapes.append(tabs["shape"][tabs["shape"]["strategy"] == "(all)"].assign(population=name))
-        if len(set(names)) > 1:
-            moved.append(tabs["strategy"].assign(population=name))
-        if res.code:
-            code = res.code
-            break
-    if moved:
-        console.print_wide([console.population_strategy_table(moved, out / "populations_strategy.csv")])
-    if shapes:
-        console.print_wide([console.population_shape_table(shapes, out / "populations_shape.csv")])
-    _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
-                         f"Variant − baseline ({what}) across bot populations, "
-                         f"{games:,} paired games each", session.patched_cards(patch), top)
-    raise typer.Exit(code)
+    with _cluster(scheduler, workers, threads) as batches:
+        _claim_out(out, force, False)  # after every check: --force deletes nothing for a bad command
+        from volva.analysis.paired import strategy_streams, write_compare_tables
+        from volva.analysis.populations import card_effects
+        from volva.reports.paired import plot_compare
+        effects, shapes, moved, code = [], [], [], 0
+        for name, names, pols in pops:
+            where = out if name is None else out / name
+            if name is not None:
+                _err(f"population {name}: {','.join(names)}")
+            mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, len(set(names)), min_effect,
+                                  target_halfwidth)
+            run_ = play.Run(rs_a, names, pols, players, games, seed, batch, option, rotate, batches)
+            res = _play_arms(run_, rs_b, ("baseline", "variant"), where,
+                             decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)),
+                             variant_args=variant_args)
+            if res.sums is None or not len(res.sums):
+                raise typer.Exit(res.code)
+            _sequential_report(mon, where, "strategy: paired change of win rate, variant − baseline")
+            sa, sb = res.stats
+            tabs = write_compare_tables(sa, sb, res.sums, where)
+            plot_compare(tabs["strategy"], tabs.get("card_iwd"), f"Variant − baseline ({what}), "
+                         f"{sa.games:,} paired games" + (f", population {name}" if name else ""), where / "compare.png")
+            if name is None:
+                console.print_wide(console.compare_tables_rich(tabs, sa.games, top, what))
+                flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
+                typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure "
+                           f"{out / 'compare.png'}; tables in {out}/compare_*.csv; "
+                           f"reports: volva report {out}/variant --out {out}/variant/report")
+                raise typer.Exit(res.code)
+            if "card_iwd" in tabs:
+                effects.append(card_effects(tabs["card_iwd"], name))
+            if "shape" in tabs:
+                shapes.append(tabs["shape"][tabs["shape"]["strategy"] == "(all)"].assign(population=name))
+            if len(set(names)) > 1:
+                moved.append(tabs["strategy"].assign(population=name))
+            if res.code:
+                code = res.code
+                break
+        if moved:
+            console.print_wide([console.population_strategy_table(moved, out / "populations_strategy.csv")])
+        if shapes:
+            console.print_wide([console.population_shape_table(shapes, out / "populations_shape.csv")])
+        _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
+                             f"Variant − baseline ({what}) across bot populations, "
+                             f"{games:,} paired games each", session.patched_cards(patch), top)
+        raise typer.Exit(code)
 
 
 def _population_verdicts(effects: list, out: Path, xlabel: str, title: str, focus: list[str], top: int) -> None:
@@ -566,6 +600,8 @@ def ablate(
     target_halfwidth: TargetHalfwidth = None,
     alpha: Alpha = None,
     look: Look = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Causal effect of a card: paired games where it is forced vs banned; prints Δ win rate of the
     clans that drafted it, with a paired 95% interval clustered by seed block. Default estimand
@@ -580,45 +616,46 @@ def ablate(
             rs, names, pols = session.setup(players, lineup, option, ruleset)
             pops = [(None, names, pols)]
         rs_f, rs_b, ban = session.ablation(rs, card, age, ban, players, estimand)
-        session.check_out(out, force)  # after every check: --force deletes nothing for a bad command
         session.set_threads(threads)
-    from volva.analysis.paired import holder_stream, write_ablate_table
-    from volva.analysis.populations import ablate_effect
-    from volva.reports.paired import plot_ablation
-    label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; {estimand}; ban: {ban})"
-    effects, code = [], 0
-    for name, names, pols in pops:
-        where = out if name is None else out / name
-        if name is not None:
-            _err(f"population {name}: {','.join(names)}")
-        mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, 1, min_effect,
-                              target_halfwidth)
-        run_ = play.Run(rs_f, names, pols, players, games, seed, batch, option, rotate)
-        res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age,
-                         decide=None if mon is None else lambda g, sums, m=mon: m.look(g, holder_stream(sums)))
-        if res.sums is None or not len(res.sums):
-            raise typer.Exit(res.code)
-        _sequential_report(mon, where, f"{card}: forced − banned change of win rate of the clans that drafted it")
-        table, n_held = write_ablate_table(res.sums, where)
-        plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
-        console.print_wide([console.delta_table(table, f"{card}: forced − banned ({estimand}, ban: {ban}), paired by "
-                                                f"game and seat, 95% CI clustered by seed block, "
-                                                f"{res.stats[0].games:,} games"
-                                                + (f", population {name}" if name else ""), ["group", "strategy"])])
-        from volva.simulator.engines import get as engine_get
-        drafted = engine_get(rs_f).terms.get("drafted", "drafted")  # the game's word (dice game: started with)
-        typer.echo(f"{n_held:,} clans {drafted} {card} in the forced arm; table {where / 'ablate.csv'}, "
-                   f"figure {where / 'ablate.png'}")
-        if name is None:
-            raise typer.Exit(res.code)
-        effects.append(ablate_effect(table, card, name))
-        if res.code:
-            code = res.code
-            break
-    _population_verdicts(effects, out, "change of win rate of the clans that drafted it, forced − banned",
-                         f"Causal effect of {label} across bot populations, {games:,} paired games each",
-                         [card], 1)
-    raise typer.Exit(code)
+    with _cluster(scheduler, workers, threads) as batches:
+        _claim_out(out, force, False)  # after every check: --force deletes nothing for a bad command
+        from volva.analysis.paired import holder_stream, write_ablate_table
+        from volva.analysis.populations import ablate_effect
+        from volva.reports.paired import plot_ablation
+        label = f"{card} ({'ages ' + ', '.join(map(str, age)) if age else 'all ages'}; {estimand}; ban: {ban})"
+        effects, code = [], 0
+        for name, names, pols in pops:
+            where = out if name is None else out / name
+            if name is not None:
+                _err(f"population {name}: {','.join(names)}")
+            mon, batch = _monitor(until_decided, games, look, players, batch_size, alpha, 1, min_effect,
+                                  target_halfwidth)
+            run_ = play.Run(rs_f, names, pols, players, games, seed, batch, option, rotate, batches)
+            res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age,
+                             decide=None if mon is None else lambda g, sums, m=mon: m.look(g, holder_stream(sums)))
+            if res.sums is None or not len(res.sums):
+                raise typer.Exit(res.code)
+            _sequential_report(mon, where, f"{card}: forced − banned change of win rate of the clans that drafted it")
+            table, n_held = write_ablate_table(res.sums, where)
+            plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
+            console.print_wide([console.delta_table(table, f"{card}: forced − banned ({estimand}, ban: {ban}), paired by "
+                                                    f"game and seat, 95% CI clustered by seed block, "
+                                                    f"{res.stats[0].games:,} games"
+                                                    + (f", population {name}" if name else ""), ["group", "strategy"])])
+            from volva.simulator.engines import get as engine_get
+            drafted = engine_get(rs_f).terms.get("drafted", "drafted")  # the game's word (dice game: started with)
+            typer.echo(f"{n_held:,} clans {drafted} {card} in the forced arm; table {where / 'ablate.csv'}, "
+                       f"figure {where / 'ablate.png'}")
+            if name is None:
+                raise typer.Exit(res.code)
+            effects.append(ablate_effect(table, card, name))
+            if res.code:
+                code = res.code
+                break
+        _population_verdicts(effects, out, "change of win rate of the clans that drafted it, forced − banned",
+                             f"Causal effect of {label} across bot populations, {games:,} paired games each",
+                             [card], 1)
+        raise typer.Exit(code)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -713,6 +750,8 @@ def tournament(
     target_halfwidth: TargetHalfwidth = None,
     alpha: Alpha = None,
     look: Look = None,
+    scheduler: Scheduler = None,
+    workers: Workers = None,
 ) -> None:
     """Every combination of --players distinct strategies, seats rotated on shared seeds; prints the
     ranking (win rate, 95% interval clustered by seed, mean Glory), Elo ratings with 95% intervals
@@ -723,8 +762,6 @@ def tournament(
         _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         if anchor is not None and anchor not in names:
             raise session.UsageError(f"--anchor {anchor!r}: not in --strategies; allowed: {', '.join(names)}")
-        if out is not None:
-            session.check_out(out, force)
         session.set_threads(threads)
     from volva.analysis.ratings import ratings
     from volva.analysis.tournament import (
@@ -740,11 +777,14 @@ def tournament(
         _err(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
     pairs_n = len(names) * (len(names) - 1) // 2
     mon, step = _monitor(until_decided, n_games, look, players, n_games, alpha, pairs_n, min_effect, target_halfwidth)
-    with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:
-        clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
-                               look=step if mon is not None else None,
-                               decide=None if mon is None else
-                               lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)))
+    with _cluster(scheduler, workers, threads) as batches:
+        if out is not None:
+            _claim_out(out, force, False)
+        with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:
+            clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
+                                   look=step if mon is not None else None,
+                                   decide=None if mon is None else
+                                   lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
     if mon is not None:
         _sequential_report(mon, out, "pairs: difference of win share where both played")
         n_games = mon.games

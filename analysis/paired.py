@@ -505,38 +505,55 @@ def _save(df: pd.DataFrame, path) -> None:
     os.replace(tmp, path)
 
 
+def paired_batch(rs_a, rs_b, names, pols, seed: int, first: int, n: int, rotate: bool, points, card: str | None,
+                 ages: list[int] | None):
+    """Games first..first+n-1 played in both arms -> (arm A's Stats, arm B's Stats, paired sums,
+    card sums or None): all :func:`run_paired` keeps of a batch, so a cluster task sends back
+    sums only."""
+    from volva.analysis.runner import play_batch_frames
+    fa = play_batch_frames(rs_a, names, pols, seed, first, n, rotate, points)
+    fb = play_batch_frames(rs_b, names, pols, seed, first, n, rotate, points)
+    h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
+    cards = card_sums(fa, fb) if card is None and len(fa.picks) and len(fb.picks) else None
+    return fa.stats, fb.stats, paired_sums(fa.clans, fb.clans, h), cards
+
+
 def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, rotate: bool,
                wa, wb, card: str | None = None, ages: list[int] | None = None, progress=None,
-               stop=None, decide=None) -> pd.DataFrame:
+               stop=None, decide=None, batches=None) -> pd.DataFrame:
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
     saved as ``paired.parquet`` next to the arms after every batch, and for a comparison (no
     ``card``) the card sums as ``paired_cards.parquet``. ``decide(games, sums)``, called after
-    every batch, ends the run early when it returns True (--until-decided)."""
-    from volva.analysis.runner import play_batch_frames
+    every batch, ends the run early when it returns True (--until-decided). ``batches``
+    (:mod:`analysis.cluster`; default: this process) plays the batches, here or on a cluster."""
+    import contextlib
+
+    from volva.analysis.cluster import Batches
+    from volva.analysis.runner import Frames
     from volva.analysis.suffstats import aligned_batch, checkpoints
     points = checkpoints(games)
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
+    spans = [(first, min(batch_size, games - first)) for first in range(0, games, batch_size)]
+    tasks = [(first, n, rotate, points, card, ages) for first, n in spans]
     sums, cards = None, None
-    for first in range(0, games, batch_size):
-        n = min(batch_size, games - first)
-        fa = play_batch_frames(rs_a, names, pols, seed, first, n, rotate, points)
-        fb = play_batch_frames(rs_b, names, pols, seed, first, n, rotate, points)
-        h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
-        sums = add_sums(sums, paired_sums(fa.clans, fb.clans, h))
-        if card is None and len(fa.picks) and len(fb.picks):
-            cards = add_sums(cards, card_sums(fa, fb), CARD_KEYS)
-        wa.add(fa, n)
-        wb.add(fb, n)
-        _save(sums, wa.out.parent / "paired.parquet")
-        if cards is not None:
-            _save(cards, wa.out.parent / "paired_cards.parquet")
-        if progress is not None:
-            progress(n)
-        if stop is not None and stop() and first + n < games:
-            raise KeyboardInterrupt
-        if decide is not None and decide(first + n, sums):
-            break
+    none = pd.DataFrame()
+    with contextlib.closing((batches or Batches()).map(paired_batch, (rs_a, rs_b, names, pols, seed), tasks)) as res:
+        for (first, n), (sa, sb, ps, cs) in zip(spans, res):
+            sums = add_sums(sums, ps)
+            if cs is not None:
+                cards = add_sums(cards, cs, CARD_KEYS)
+            wa.add(Frames(none, none, none, sa), n)
+            wb.add(Frames(none, none, none, sb), n)
+            _save(sums, wa.out.parent / "paired.parquet")
+            if cards is not None:
+                _save(cards, wa.out.parent / "paired_cards.parquet")
+            if progress is not None:
+                progress(n)
+            if stop is not None and stop() and first + n < games:
+                raise KeyboardInterrupt
+            if decide is not None and decide(first + n, sums):
+                break
     return sums
 
 

@@ -84,10 +84,21 @@ class Run:
     batch_size: int
     option_args: list
     rotate: bool = True
+    #: where the batches are played (:mod:`analysis.cluster`; None: this process)
+    batches: object = None
 
     def meta(self, keep_rows: bool, **extra) -> dict:
-        return run_meta(self.rs, self.names, self.players, self.games, self.seed, self.batch_size,
-                        self.option_args, self.rotate, keep_rows, **extra)
+        m = run_meta(self.rs, self.names, self.players, self.games, self.seed, self.batch_size,
+                     self.option_args, self.rotate, keep_rows, **extra)
+        return self.with_cluster(m)
+
+    def with_cluster(self, meta: dict) -> dict:
+        """``meta`` with where the batches are played (``cluster``; provenance only: a resume may
+        play elsewhere), when not in this process."""
+        where = self.batches.describe() if self.batches is not None else None
+        if where:
+            meta["cluster"] = where
+        return meta
 
 
 def _resume(out: Path, writer, meta: dict) -> int:
@@ -122,7 +133,7 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
         writer.open()
         with progress("games", run.games, start) as advance:
             run_batches(run.rs, run.names, run.pols, run.seed, run.games, run.batch_size, run.rotate, writer,
-                        start, progress=advance, stop=stop)
+                        start, progress=advance, stop=stop, batches=run.batches)
     except KeyboardInterrupt:
         status, code = "interrupted", 128 + stop.signum
     except OSError as exc:  # a disk fault writing OUT: full, read-only, gone
@@ -174,6 +185,7 @@ def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
         args = list(run.option_args) + (list(variant_args) if k == 1 else [])
         meta = run_meta(rs, run.names, run.players, run.games, run.seed, run.batch_size, args,
                         run.rotate, False, arm=arm)
+        run.with_cluster(meta)
         meta["draft_rules"] = getattr(rs, "draft_note", None)
         writers.append(RunWriter(d, meta, False))
     return writers
@@ -195,7 +207,8 @@ def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=
             w.open()
         with progress("paired games", run.games, 0) as advance:
             sums = run_paired(run.rs, rs_b, run.names, run.pols, run.seed, run.games, run.batch_size, run.rotate,
-                              writers[0], writers[1], card, ages, progress=advance, stop=stop, decide=decide)
+                              writers[0], writers[1], card, ages, progress=advance, stop=stop, decide=decide,
+                              batches=run.batches)
     except KeyboardInterrupt:
         code, status = 128 + stop.signum, "interrupted"
         sums = _saved_sums(out)

@@ -15,6 +15,7 @@ batch, and ``resume`` continues a stopped run (stats only) from ``games_done``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -115,25 +116,39 @@ class RunWriter:
             raise err
 
 
+def batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool,
+                 points: np.ndarray | None, rows: bool = True) -> Frames:
+    """:func:`play_batch_frames`, its row frames emptied unless ``rows`` (a task on a cluster then
+    sends back only its sums)."""
+    fr = play_batch_frames(rs, names, pols, seed, first, n, rotate, points)
+    if not rows:
+        fr = Frames(fr.clans.iloc[:0], fr.picks.iloc[:0], fr.plays.iloc[:0], fr.stats)
+    return fr
+
+
 def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate: bool, writer: RunWriter,
-                start: int = 0, progress=None, stop=None) -> int:
+                start: int = 0, progress=None, stop=None, batches=None) -> int:
     """Play games start..games-1 in batches into ``writer``; returns games done in this call.
     ``progress(n)`` is called after each batch; when ``stop()`` is true after a batch (a signal
-    asked to stop), KeyboardInterrupt is raised there, every file written for that batch."""
+    asked to stop), KeyboardInterrupt is raised there, every file written for that batch.
+    ``batches`` (:mod:`analysis.cluster`; default: this process) plays them, here or on a cluster;
+    they are written in game order either way."""
+    from volva.analysis.cluster import Batches
     points = checkpoints(games)
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
     # each card's god, for a report rebuilt from the row files (it loads no rule set)
     writer.meta.setdefault("card_gods", R.card_gods(rs))
+    spans = [(first, min(batch_size, games - first)) for first in range(start, games, batch_size)]
+    tasks = [(first, n, rotate, points, writer.keep_rows) for first, n in spans]
     done = 0
-    for first in range(start, games, batch_size):
-        n = min(batch_size, games - first)
-        fr = play_batch_frames(rs, names, pols, seed, first, n, rotate, points)
-        writer.add(fr, n)
-        done += n
-        if progress is not None:
-            progress(n)
-        if stop is not None and stop() and first + n < games:
-            raise KeyboardInterrupt
+    with contextlib.closing((batches or Batches()).map(batch_frames, (rs, names, pols, seed), tasks)) as results:
+        for (first, n), fr in zip(spans, results):
+            writer.add(fr, n)
+            done += n
+            if progress is not None:
+                progress(n)
+            if stop is not None and stop() and first + n < games:
+                raise KeyboardInterrupt
     return done
 
 

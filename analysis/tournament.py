@@ -54,7 +54,7 @@ def combinations(names: list[str], players: int) -> list[tuple[str, ...]]:
 def run_tournament(ruleset, names: list[str], players: int, games: int, seed: int,
                    policies: list | None = None,
                    progress: Callable[[int], None] | None = None, look: int | None = None,
-                   decide: Callable[[int, pd.DataFrame], bool] | None = None) -> pd.DataFrame:
+                   decide: Callable[[int, pd.DataFrame], bool] | None = None, batches=None) -> pd.DataFrame:
     """Play the tournament and return its clans table (one row per clan per game).
 
     Args: ``ruleset`` from :func:`simulator.engines.load_ruleset`; ``names`` the strategies
@@ -68,12 +68,15 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     combination in each round; ``decide(games per combination so far, clans so far)`` is called
     after each round and ends the tournament early when it returns True (--until-decided). The
     games of a combination do not depend on the rounds (game g always plays the same seed).
+    ``batches`` (:mod:`analysis.cluster`; default: this process) plays the batches
+    (:func:`match_batch`), here or on a cluster.
     """
-    from volva.simulator import engines
+    import contextlib
+
     from volva.simulator.core import enums as E
     from volva.strategies.builtin import resolve
 
-    from . import records as R
+    from .cluster import Batches
 
     if not 2 <= players <= E.MAX_PLAYERS:
         raise ValueError(f"players: {players}; allowed: 2..{E.MAX_PLAYERS}")
@@ -86,23 +89,35 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     parts = []
     for start in range(0, n_games, step):
         end = min(start + step, n_games)
-        for m, combo in enumerate(combos):
-            lineup = list(combo)
-            pols = [pol[n] for n in lineup]
-            for first in range(start, end, BATCH):
-                ids = np.arange(first, min(first + BATCH, end), dtype=np.int64)
-                for r, gids, seeds in engines.game_plan(seed, ids, players, True):
-                    batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
-                    df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
-                                       ruleset.god_names)
-                    df.insert(0, "match", np.int32(m))
-                    df.insert(1, "lineup", ",".join(lineup))
-                    parts.append(df)
+        tasks = [(list(combo), [pol[n] for n in combo], m, first, min(first + BATCH, end))
+                 for m, combo in enumerate(combos) for first in range(start, end, BATCH)]
+        with contextlib.closing((batches or Batches()).map(match_batch, (ruleset, seed, n_games), tasks)) as res:
+            for t, df in zip(tasks, res):
+                parts.append(df)
                 if progress is not None:
-                    progress(len(ids))
+                    progress(t[4] - t[3])
         if decide is not None and decide(end, _frame(parts)):
             break
     return _frame(parts)
+
+
+def match_batch(ruleset, seed: int, n_games: int, lineup: list[str], pols: list, m: int, first: int,
+                end: int) -> pd.DataFrame:
+    """Games first..end-1 of combination ``m`` (``lineup``, its policies ``pols``): their clans
+    rows with ``match`` and ``lineup``; game ids are ``m * n_games + g``. One task of a tournament."""
+    from volva.simulator import engines
+
+    from . import records as R
+    parts = []
+    ids = np.arange(first, end, dtype=np.int64)
+    for r, gids, seeds in engines.game_plan(seed, ids, len(lineup), True):
+        batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
+        df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
+                           ruleset.god_names)
+        df.insert(0, "match", np.int32(m))
+        df.insert(1, "lineup", ",".join(lineup))
+        parts.append(df)
+    return pd.concat(parts, ignore_index=True)
 
 
 def _frame(parts: list[pd.DataFrame]) -> pd.DataFrame:

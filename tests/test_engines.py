@@ -54,3 +54,33 @@ def test_the_toy_rule_set_refuses_bad_input_in_one_line(toy, tmp_path):
     res = CliRunner().invoke(app, ["run", "--ruleset", "toy", "--players", "4", "--games", "10",
                                    "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and "--players 4; allowed: 2..3 for Toy game" in res.output  # the registry's range
+
+
+ONE_BATCH = """
+import sys
+from volva.simulator import engines
+from volva.strategies.lineup import resolve_for
+rs = engines.load_ruleset(sys.argv[1])
+pols = [resolve_for(engines.get(rs).name)("greedy")] * 4
+b = engines.play_batch(rs, pols, engines.game_seeds(3, 0, 40))
+print(int(b.n_turns.sum()), int(b.glory.sum()))
+"""
+
+
+@pytest.mark.parametrize("ruleset", ["blood-rage", "valhalla", "valhalla-dice"])
+def test_a_chunk_s_state_buffer_outlives_its_games(ruleset):
+    """Each chunk of a batch plays on one state buffer (134 kB in the board games). numba freed it
+    while its record was still in use, which went unseen until malloc unmapped freed large blocks
+    at once: with MALLOC_TRIM_THRESHOLD_ set, as Dask's nanny sets it for its workers, the engine
+    crashed (SIGSEGV). The caller now holds the buffer for the whole chunk."""
+    import os
+    import subprocess
+    import sys
+    rs = engines.load_ruleset(ruleset)  # compile (or load) the kernels here, so the child loads them
+    from volva.strategies.lineup import resolve_for
+    b = engines.play_batch(rs, [resolve_for(engines.get(rs).name)("greedy")] * 4, engines.game_seeds(3, 0, 40))
+    env = dict(os.environ, MALLOC_TRIM_THRESHOLD_="65536")
+    r = subprocess.run([sys.executable, "-c", ONE_BATCH, ruleset], env=env, capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split() == [str(int(b.n_turns.sum())), str(int(b.glory.sum()))]

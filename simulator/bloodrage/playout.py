@@ -94,18 +94,20 @@ CHUNK = 8  #: games played in a row on one reused state buffer: small, so a batc
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, c, out):
-    """Play games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (one allocation per chunk)."""
-    buf = np.empty(1, STATE_DTYPE)
+def play_chunk_nb(Tarr, seeds, kinds, params, check, out, buf):
+    """Play one game per seed of a chunk, game i into record out[i], on the state buffer ``buf``
+    (1-element STATE_DTYPE array). The caller allocates buf and holds it for the whole call: a
+    record (``buf[0]``) does not own its memory, and numba freed an array local to this function
+    after its last use as an array while its record was still in use (a crash once malloc returns
+    large blocks to the system at once, as Dask's workers make it do: MALLOC_TRIM_THRESHOLD_)."""
     # Thread-local copies: every kernel call increfs its array arguments, and atomic
     # refcounts on arrays shared by all threads serialise them.
     my_kinds = kinds.copy()
     my_params = params.copy()
-    for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
-        S = buf[0]  # a record does not own its memory: buf must stay referenced (see below)
+    for g in range(seeds.shape[0]):
+        S = buf[0]
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
         _record_nb(S, out[g], kinds.shape[0])
-    buf[0].gs[0] = 0  # last use of buf, so numba frees it only after the loop
 
 
 @njit(cache=True)
@@ -139,4 +141,6 @@ def play_batch_nb(Tarr, seeds, kinds, params, check, out):
     Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
     """
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, c, out)
+        lo, hi = c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])
+        buf = np.empty(1, STATE_DTYPE)  # one state per chunk, held until its games are recorded
+        play_chunk_nb(Tarr, seeds[lo:hi], kinds, params, check, out[lo:hi], buf)

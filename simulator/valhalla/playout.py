@@ -99,16 +99,15 @@ def _record_nb(S, R, P):
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, seeds, kinds, params, check, games, c, out):
-    """Games c*CHUNK .. (c+1)*CHUNK-1 of a batch on one state buffer (see the base engine's)."""
-    buf = np.empty(1, VSTATE_DTYPE)
+def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
+    """One game per seed of a chunk (setup games[i], record out[i]) on the state buffer ``buf``
+    (1-element VSTATE_DTYPE array, allocated and held by the caller: see the base engine's)."""
     my_kinds = kinds.copy()
     my_params = params.copy()
-    for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
+    for g in range(seeds.shape[0]):
         S = buf[0]
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, games[g])
         _record_nb(S, out[g], kinds.shape[0])
-    buf[0].gs[0] = 0
 
 
 @njit(cache=True, parallel=True)
@@ -116,4 +115,6 @@ def play_batch_nb(Tarr, seeds, kinds, params, check, games, out):
     """Play len(seeds) games over numba threads; game g starts from setup record games[g]
     (api.GAME_IN_DTYPE) and writes record out[g] (api.VBATCH_DTYPE)."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, seeds, kinds, params, check, games, c, out)
+        lo, hi = c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])
+        buf = np.empty(1, VSTATE_DTYPE)  # one state per chunk, held until its games are recorded
+        play_chunk_nb(Tarr, seeds[lo:hi], kinds, params, check, games[lo:hi], out[lo:hi], buf)

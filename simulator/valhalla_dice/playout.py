@@ -183,10 +183,13 @@ CHUNK = 8
 
 
 @njit(cache=True)
-def play_chunk_nb(Tarr, dts, seeds, kinds, params, check, c, out):
+def play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf):
+    """Games span[0]..span[1]-1 of a batch (span: first, end, check as 1/0) on the state buffer
+    ``buf`` (1-element VDSTATE_DTYPE array, allocated and held by the caller: see the base
+    engine's ``play_chunk_nb``)."""
     T = Tarr[0]
-    buf = np.empty(1, VDSTATE_DTYPE)
-    for g in range(c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])):
+    check = span[2] != 0
+    for g in range(span[0], span[1]):
         S = buf[0]
         play_game_nb(T, S, dts, seeds[g], kinds, params, False, check)
         P = kinds.shape[0]
@@ -213,4 +216,6 @@ def play_batch_nb(Tarr, dts, seeds, kinds, params, check, out):
     """len(seeds) games over numba threads (Tarr: the 1-element tables array; dts: the DP's dice
     tables, one flat tuple from api.Ruleset.dice_for); out: api.Results."""
     for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        play_chunk_nb(Tarr, dts, seeds, kinds, params, check, c, out)
+        span = (c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0]), 1 if check else 0)
+        buf = np.empty(1, VDSTATE_DTYPE)  # one state per chunk, held until its games are recorded
+        play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf)

@@ -1,0 +1,162 @@
+"""Where a command's batches are played: in this process, or as tasks on a Dask cluster.
+
+A batch is a pure function of (rule set, lineup, master seed, first game, games), and its sums
+are integers, so a batch played on another machine gives the same sums, and adding them in batch
+order gives the same totals, whatever the number of workers. :class:`Batches` plays them here;
+:class:`DaskBatches` sends each batch to a ``distributed`` cluster as one task and hands the
+results back **in batch order**, each exactly once: a worker lost mid-batch has its task
+recomputed by the scheduler on another worker, and the client adds a batch's sums only when its
+task's single result arrives (a recomputed task replaces, never adds to, the lost one).
+
+Every task carries its own inputs (the rule set and lineup pickle to 3–150 kB), so a worker
+needs no disk shared with the client: only the same Volva installed. Each worker process keeps
+its own numba cache (``VOLVA_CACHE_DIR``, default ``~/.cache/volva``), compiled on its first task.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+AHEAD = 2  #: tasks in flight per worker: one playing, one queued (bounds the client's memory)
+JOIN_TIMEOUT_S = 60  #: how long --scheduler waits for a first worker
+
+
+class ClusterError(ValueError):
+    """A cluster that cannot be reached or used (one line: the option, the address, the reason)."""
+
+
+def code_hash() -> str:
+    """16 hex digits of SHA-256 over the Python sources a batch runs (the engines, the strategies,
+    the reduction): workers must run the same code as the client to give the same sums."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for sub in ("simulator", "strategies", "analysis"):
+        for f in sorted((root / sub).rglob("*.py")):
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class Batches:
+    """Plays batches in this process, one after another (the default)."""
+
+    workers = 0  #: worker processes (0: this process)
+
+    def map(self, fn: Callable, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
+        """``fn(*shared, *task)`` for each task, in order (lazily: a consumer that stops early
+        plays no further batch)."""
+        for t in tasks:
+            yield fn(*shared, *t)
+
+    def describe(self) -> dict | None:
+        """What run.json records of where the games were played (None: here)."""
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class DaskBatches(Batches):
+    """Plays batches as tasks on a Dask cluster: a scheduler at ``address``, or a local cluster
+    of ``workers`` processes (``threads`` numba threads each; default: this machine's cores
+    shared out). Raises ClusterError when the scheduler cannot be reached in ``timeout`` s, no
+    worker joins, or a worker runs other Volva code."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None, threads: int | None = None,
+                 timeout: float | None = None):
+        import logging
+
+        from distributed import Client, LocalCluster
+        timeout = JOIN_TIMEOUT_S if timeout is None else timeout
+        self.cluster = None
+        self.address = address
+        flag = f"--scheduler {address}" if address else f"--workers {workers}"
+        if address is None:
+            n = int(workers or 1)
+            per = int(threads or max(1, (os.cpu_count() or 1) // n))
+            # numba reads NUMBA_NUM_THREADS when a worker imports it; the nanny sets it at spawn
+            # dashboard ":0": any free port (the HTTP server takes 8787 otherwise, and a second cluster warns)
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                        silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": str(per)})
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(address, timeout=timeout)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ClusterError(f"{flag}: cannot connect to the scheduler: {exc}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            self.close()
+            raise ClusterError(f"{flag}: no worker joined the scheduler within {timeout:g} s "
+                               "(start one with: dask worker ADDRESS --nthreads 1)") from None
+        self._check_code(flag)
+
+    def _check_code(self, flag: str) -> None:
+        mine = code_hash()
+        try:
+            theirs = self.client.run(code_hash)
+        except Exception as exc:  # a worker without Volva cannot even unpickle the function
+            self.close()
+            raise ClusterError(f"{flag}: a worker cannot run Volva ({type(exc).__name__}: {exc}); "
+                               "install the same Volva on every worker") from None
+        other = {w: h for w, h in theirs.items() if h != mine}
+        if other:
+            self.close()
+            w, h = next(iter(other.items()))
+            raise ClusterError(f"{flag}: worker {w} runs other Volva code (code hash {h}, here {mine}); "
+                               "install the same commit on every worker")
+
+    @property
+    def workers(self) -> int:
+        return len(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def map(self, fn: Callable, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
+        """As :meth:`Batches.map`, with up to AHEAD tasks per worker in flight; results come
+        back in task order. Tasks not yet collected are cancelled when the consumer stops."""
+        tasks = list(tasks)
+        ahead = AHEAD * max(self.workers, 1)
+        futures: dict = {}
+
+        def submit(i: int) -> None:
+            if i < len(tasks):
+                futures[i] = self.client.submit(fn, *shared, *tasks[i], pure=False)
+
+        try:
+            for i in range(min(ahead, len(tasks))):
+                submit(i)
+            for i in range(len(tasks)):
+                res = futures.pop(i).result()
+                submit(i + ahead)
+                yield res
+        finally:
+            for f in futures.values():
+                f.cancel()
+
+    def describe(self) -> dict:
+        return {"scheduler": self.address or "local", "workers": self.workers}
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+
+
+def batches_for(scheduler: str | None, workers: int | None, threads: int | None = None) -> Batches:
+    """The executor of --scheduler ADDRESS / --workers N (neither: this process). Raises
+    ClusterError for both at once, a count below 1 or a cluster that cannot be used."""
+    if scheduler is not None and workers is not None:
+        raise ClusterError("--scheduler and --workers: give one (--workers starts a local cluster, "
+                           "--scheduler joins a running one)")
+    if workers is not None and workers < 1:
+        raise ClusterError(f"--workers {workers}: allowed: 1 or more")
+    if scheduler is not None and not scheduler.strip():
+        raise ClusterError("--scheduler '': give the scheduler's address, e.g. tcp://10.0.0.5:8786")
+    if scheduler is None and workers is None:
+        return Batches()
+    return DaskBatches(scheduler, workers, threads)
