@@ -202,10 +202,14 @@ def _warn(text: str | None) -> None:
 
 
 @contextlib.contextmanager
-def _cluster(scheduler: str | None, workers: int | None, threads: int | None):
+def _cluster(scheduler: str | None, workers: int | None, threads: int | None, out: Path | None = None,
+             force: bool = False, resume: bool = False):
     """--scheduler / --workers: where the batches are played (analysis.cluster; closed on exit).
-    Joined before OUT is claimed, so a cluster that cannot be used leaves OUT as it was."""
+    Joined before OUT is claimed with --force, so a cluster that cannot be used leaves OUT as it
+    was; an OUT that holds results without --force is refused before a cluster starts."""
     from volva.analysis.cluster import ClusterError, batches_for
+    if out is not None and not force and not resume and (scheduler is not None or workers is not None):
+        _claim_out(out, False, False)
     try:
         batches = batches_for(scheduler, workers, threads)
     except ClusterError as exc:
@@ -321,7 +325,7 @@ def run(
         option = session.option_args(option, module)
         rs, names, pols = session.setup(players, lineup, option, ruleset, patch, sweep, mode)
         session.set_threads(threads)
-    with _cluster(scheduler, workers, threads) as batches:
+    with _cluster(scheduler, workers, threads, out, force, resume) as batches:
         run_ = play.Run(rs, names, pols, players, games, seed, batch_size, option, rotate, batches)
         _claim_out(out, force, resume)
         _warn(session.sweep_warning(rs, names, games, rotate))
@@ -426,7 +430,7 @@ def study(
             raise UsageError("--resume continues a stats-only study: drop --keep-rows")
         rs, names, pols, option = session.setup_experiment(exp, experiment)
         session.set_threads(threads)
-    with _cluster(scheduler, workers, threads) as batches:
+    with _cluster(scheduler, workers, threads, out, force, resume) as batches:
         run_ = play.Run(rs, names, pols, exp.players, exp.games, exp.seed, exp.batch_size, option, exp.rotate,
                         batches)
         _claim_out(out, force, resume)
@@ -498,7 +502,7 @@ def compare(
                                      "decides on each strategy's change of win rate, which a mirror cannot move; "
                                      "give every lineup two or more strategies (or use ablate)")
         session.set_threads(threads)
-    with _cluster(scheduler, workers, threads) as batches:
+    with _cluster(scheduler, workers, threads, out, force) as batches:
         _claim_out(out, force, False)  # after every check: --force deletes nothing for a bad command
         from volva.analysis.paired import strategy_streams, write_compare_tables
         from volva.analysis.populations import card_effects
@@ -617,7 +621,7 @@ def ablate(
             pops = [(None, names, pols)]
         rs_f, rs_b, ban = session.ablation(rs, card, age, ban, players, estimand)
         session.set_threads(threads)
-    with _cluster(scheduler, workers, threads) as batches:
+    with _cluster(scheduler, workers, threads, out, force) as batches:
         _claim_out(out, force, False)  # after every check: --force deletes nothing for a bad command
         from volva.analysis.paired import holder_stream, write_ablate_table
         from volva.analysis.populations import ablate_effect
@@ -777,7 +781,7 @@ def tournament(
         _err(f"--games {games} rounded up to {n_games} (a multiple of {players} seat rotations)")
     pairs_n = len(names) * (len(names) - 1) // 2
     mon, step = _monitor(until_decided, n_games, look, players, n_games, alpha, pairs_n, min_effect, target_halfwidth)
-    with _cluster(scheduler, workers, threads) as batches:
+    with _cluster(scheduler, workers, threads, out, force) as batches:
         if out is not None:
             _claim_out(out, force, False)
         with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:

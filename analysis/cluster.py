@@ -22,6 +22,7 @@ from pathlib import Path
 
 AHEAD = 2  #: tasks in flight per worker: one playing, one queued (bounds the client's memory)
 JOIN_TIMEOUT_S = 60  #: how long --scheduler waits for a first worker
+CONNECT_TIMEOUT_S = 10  #: how long --scheduler tries to reach the scheduler
 
 
 class ClusterError(ValueError):
@@ -30,7 +31,13 @@ class ClusterError(ValueError):
 
 def code_hash() -> str:
     """16 hex digits of SHA-256 over the Python sources a batch runs (the engines, the strategies,
-    the reduction): workers must run the same code as the client to give the same sums."""
+    the reduction), as they were when this process first loaded them (:data:`LOADED`): workers
+    must run the same code as the client to give the same sums, and a worker started before a
+    ``git pull`` still runs the old code."""
+    return LOADED
+
+
+def _source_hash() -> str:
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for sub in ("simulator", "strategies", "analysis"):
@@ -41,15 +48,21 @@ def code_hash() -> str:
 
 
 class Batches:
-    """Plays batches in this process, one after another (the default)."""
+    """Plays batches in this process (the default). A task function with two ``stages``
+    (``play``, ``finish``: ``fn(*a) == finish(play(*a), *a)``) is pipelined: a thread plays
+    batch k+1 in the engine, which releases the GIL, while this thread reduces batch k."""
 
     workers = 0  #: worker processes (0: this process)
 
     def map(self, fn: Callable, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
         """``fn(*shared, *task)`` for each task, in order (lazily: a consumer that stops early
-        plays no further batch)."""
-        for t in tasks:
-            yield fn(*shared, *t)
+        starts no further batch; the one already playing is let finish)."""
+        stages = getattr(fn, "stages", None)
+        if stages is None:
+            for t in tasks:
+                yield fn(*shared, *t)
+            return
+        yield from _pipelined(stages, shared, list(tasks))
 
     def describe(self) -> dict | None:
         """What run.json records of where the games were played (None: here)."""
@@ -57,6 +70,38 @@ class Batches:
 
     def close(self) -> None:
         pass
+
+
+def _pipelined(stages: tuple, shared: tuple, tasks: list) -> Iterator:
+    """``finish(play(*a), *a)`` per task, ``play`` one task ahead in a second thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+    play, finish = stages
+    threads = numba.get_num_threads()  # numba's thread count is per thread: carry --threads over
+
+    def ahead(t: tuple):
+        numba.set_num_threads(threads)
+        return play(*shared, *t)
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="volva-engine")
+    try:
+        nxt = pool.submit(ahead, tasks[0]) if tasks else None
+        for i, t in enumerate(tasks):
+            outs = nxt.result()
+            nxt = pool.submit(ahead, tasks[i + 1]) if i + 1 < len(tasks) else None
+            yield finish(outs, *shared, *t)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _on_worker(threads: int | None, fn: Callable, *args):
+    """One task on a worker: ``fn(*args)`` on ``threads`` numba threads (None: as the worker is).
+    Set here, per task, because numba fixes its pool size when a process first launches it."""
+    if threads is not None:
+        import numba
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    return fn(*args)
 
 
 class DaskBatches(Batches):
@@ -74,25 +119,26 @@ class DaskBatches(Batches):
         self.cluster = None
         self.address = address
         flag = f"--scheduler {address}" if address else f"--workers {workers}"
+        #: numba threads a task sets on its worker (None: the worker's default, all its cores)
+        self.threads = None
         if address is None:
             n = int(workers or 1)
-            per = int(threads or max(1, (os.cpu_count() or 1) // n))
-            # numba reads NUMBA_NUM_THREADS when a worker imports it; the nanny sets it at spawn
+            self.threads = int(threads or max(1, (os.cpu_count() or 1) // n))
             # dashboard ":0": any free port (the HTTP server takes 8787 otherwise, and a second cluster warns)
             self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                        silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": str(per)})
+                                        silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
         else:
             try:
-                self.client = Client(address, timeout=timeout)
+                self.client = Client(address, timeout=min(timeout, CONNECT_TIMEOUT_S))
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ClusterError(f"{flag}: cannot connect to the scheduler: {exc}") from None
         try:
             self.client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
             self.close()
-            raise ClusterError(f"{flag}: no worker joined the scheduler within {timeout:g} s "
-                               "(start one with: dask worker ADDRESS --nthreads 1)") from None
+            raise ClusterError(f"{flag}: no worker joined the scheduler within {timeout:g} s (start one with: "
+                               f"dask worker {address} --nworkers 1 --nthreads 1)") from None
         self._check_code(flag)
 
     def _check_code(self, flag: str) -> None:
@@ -123,7 +169,7 @@ class DaskBatches(Batches):
 
         def submit(i: int) -> None:
             if i < len(tasks):
-                futures[i] = self.client.submit(fn, *shared, *tasks[i], pure=False)
+                futures[i] = self.client.submit(_on_worker, self.threads, fn, *shared, *tasks[i], pure=False)
 
         try:
             for i in range(min(ahead, len(tasks))):
@@ -153,10 +199,17 @@ def batches_for(scheduler: str | None, workers: int | None, threads: int | None 
     if scheduler is not None and workers is not None:
         raise ClusterError("--scheduler and --workers: give one (--workers starts a local cluster, "
                            "--scheduler joins a running one)")
-    if workers is not None and workers < 1:
-        raise ClusterError(f"--workers {workers}: allowed: 1 or more")
+    cores = os.cpu_count() or 1
+    if workers is not None and not 1 <= workers <= cores:
+        raise ClusterError(f"--workers {workers}: allowed: 1..{cores} (this machine's cores; more machines: "
+                           "--scheduler)")
     if scheduler is not None and not scheduler.strip():
-        raise ClusterError("--scheduler '': give the scheduler's address, e.g. tcp://10.0.0.5:8786")
+        raise ClusterError(f"--scheduler {scheduler!r}: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     if scheduler is None and workers is None:
         return Batches()
     return DaskBatches(scheduler, workers, threads)
+
+
+#: :func:`code_hash` of this process: taken when the module is first imported, which a worker
+#: does with its first task or code check (every task runs through :func:`_on_worker`)
+LOADED = _source_hash()

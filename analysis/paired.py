@@ -510,12 +510,25 @@ def paired_batch(rs_a, rs_b, names, pols, seed: int, first: int, n: int, rotate:
     """Games first..first+n-1 played in both arms -> (arm A's Stats, arm B's Stats, paired sums,
     card sums or None): all :func:`run_paired` keeps of a batch, so a cluster task sends back
     sums only."""
-    from volva.analysis.runner import play_batch_frames
-    fa = play_batch_frames(rs_a, names, pols, seed, first, n, rotate, points)
-    fb = play_batch_frames(rs_b, names, pols, seed, first, n, rotate, points)
+    args = (rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, ages)
+    return _paired_finish(_paired_play(*args), *args)
+
+
+def _paired_play(rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, ages) -> tuple:
+    from volva.analysis.runner import play_batch_outs
+    return (play_batch_outs(rs_a, names, pols, seed, first, n, rotate),
+            play_batch_outs(rs_b, names, pols, seed, first, n, rotate))
+
+
+def _paired_finish(outs, rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, ages):
+    from volva.analysis.runner import reduce_batch_outs
+    fa, fb = reduce_batch_outs(outs[0], rs_a, points), reduce_batch_outs(outs[1], rs_b, points)
     h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
     cards = card_sums(fa, fb) if card is None and len(fa.picks) and len(fb.picks) else None
     return fa.stats, fb.stats, paired_sums(fa.clans, fb.clans, h), cards
+
+
+paired_batch.stages = (_paired_play, _paired_finish)  # analysis.cluster.Batches pipelines them
 
 
 def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, rotate: bool,

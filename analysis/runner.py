@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from volva.analysis import cluster  # noqa: F401  (fixes this process's code hash as it loads the code)
 from volva.analysis import records as R
 from volva.analysis.suffstats import Stats, aligned_batch, checkpoints
 
@@ -37,23 +38,29 @@ class Frames:
     stats: Stats
 
 
-def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool,
-                      points: np.ndarray | None) -> Frames:
-    """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
-    and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
+def play_batch_outs(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool) -> list:
+    """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``):
+    [(game ids int64[k], seeds uint64[k], the rotated lineup's names, BatchOut)] per seat
+    rotation. The engine's stage of a batch: compiled code that releases the GIL."""
     from volva.simulator import engines
     from volva.simulator.core.batch import game_plan, rotated, rotation_period
-    P = len(pols)
-    cp, pp, up = [], [], []
     period = rotation_period(names) if rotate else 1
     by_id = engines.get(rs).by_game_id  # a god sweep depends on the game id
-    for r, ids, seeds in game_plan(seed, np.arange(first, first + n), P, rotate, rotation_period(names)):
+    outs = []
+    for r, ids, seeds in game_plan(seed, np.arange(first, first + n), len(pols), rotate, rotation_period(names)):
         b = (engines.play_batch(rs, rotated(pols, r), seeds, game_ids=ids, period=period) if by_id
              else engines.play_batch(rs, rotated(pols, r), seeds))
-        cp.append(R.clans_frame(b, ids, seeds, rs.name, rotated(names, r), rs.god_names,
-                                    getattr(rs, "group_names", None)))
-        pp.append(R.picks_frame(b, ids, rs))
-        up.append(R.plays_frame(b, ids, rs))
+        outs.append((ids, seeds, rotated(names, r), b))
+    return outs
+
+
+def reduce_batch_outs(outs: list, rs, points: np.ndarray | None) -> Frames:
+    """The row frames of a batch's :func:`play_batch_outs` and their Stats; rows sorted by
+    (game_id, seat) whatever the rotation."""
+    cp = [R.clans_frame(b, ids, seeds, rs.name, names, rs.god_names, getattr(rs, "group_names", None))
+          for ids, seeds, names, b in outs]
+    pp = [R.picks_frame(b, ids, rs) for ids, _, _, b in outs]
+    up = [R.plays_frame(b, ids, rs) for ids, _, _, b in outs]
 
     def cat(parts):
         return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable") \
@@ -63,6 +70,13 @@ def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n
     st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
     st.game = R.game_info(rs)
     return Frames(clans, picks, plays, st)
+
+
+def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool,
+                      points: np.ndarray | None) -> Frames:
+    """Play games first..first+n-1 of the experiment (master ``seed``, lineup ``names``/``pols``)
+    and reduce them. Rows come back sorted by (game_id, seat) whatever the rotation."""
+    return reduce_batch_outs(play_batch_outs(rs, names, pols, seed, first, n, rotate), rs, points)
 
 
 ROW_FILES = {"clans": ("clans.parquet", R.CLANS_SCHEMA), "picks": ("picks.parquet", R.PICKS_SCHEMA),
@@ -120,10 +134,22 @@ def batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int
                  points: np.ndarray | None, rows: bool = True) -> Frames:
     """:func:`play_batch_frames`, its row frames emptied unless ``rows`` (a task on a cluster then
     sends back only its sums)."""
-    fr = play_batch_frames(rs, names, pols, seed, first, n, rotate, points)
+    return _finish_frames(play_batch_outs(rs, names, pols, seed, first, n, rotate), rs, names, pols, seed, first, n,
+                          rotate, points, rows)
+
+
+def _play_frames(rs, names, pols, seed, first, n, rotate, points, rows=True) -> list:
+    return play_batch_outs(rs, names, pols, seed, first, n, rotate)
+
+
+def _finish_frames(outs, rs, names, pols, seed, first, n, rotate, points, rows=True) -> Frames:
+    fr = reduce_batch_outs(outs, rs, points)
     if not rows:
         fr = Frames(fr.clans.iloc[:0], fr.picks.iloc[:0], fr.plays.iloc[:0], fr.stats)
     return fr
+
+
+batch_frames.stages = (_play_frames, _finish_frames)  # analysis.cluster.Batches pipelines them
 
 
 def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate: bool, writer: RunWriter,

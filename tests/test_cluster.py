@@ -120,9 +120,11 @@ def test_a_run_stopped_here_resumes_on_the_cluster(tmp_path, local_run):
 
 @pytest.mark.parametrize("argv, needle", [
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "give one"),
-    (["--workers", "0"], "--workers 0: allowed: 1 or more"),
+    (["--workers", "0"], "--workers 0: allowed: 1.."),
+    (["--workers", "100000"], "--workers 100000: allowed: 1.."),
     (["--scheduler", " "], "give the scheduler's address"),
     (["--scheduler", "tcp://127.0.0.1:9"], "cannot connect"),
+    (["--workers", "2", "(no --force)"], "already holds results"),
 ])
 def test_a_cluster_that_cannot_be_used_is_one_line_and_keeps_out(tmp_path, local_run, monkeypatch, argv, needle):
     import shutil
@@ -132,7 +134,8 @@ def test_a_cluster_that_cannot_be_used_is_one_line_and_keeps_out(tmp_path, local
     out = tmp_path / "run"
     shutil.copytree(local_run, out)
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    res = runner.invoke(app, RUN + ["--out", str(out), "--force"] + argv)
+    force = [] if "(no --force)" in argv else ["--force"]
+    res = runner.invoke(app, RUN + ["--out", str(out)] + force + [a for a in argv if a != "(no --force)"])
     assert res.exit_code == 2, res.output
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], res.stderr
@@ -166,3 +169,50 @@ def test_tournament_on_the_cluster_gives_the_local_tables(tmp_path):
         digests.append({f: hashlib.sha256((out / f).read_bytes()).hexdigest()
                         for f in ("tournament.csv", "ratings.csv", "head_to_head.csv")})
     assert digests[0] == digests[1]
+
+
+# ----------------------------------------------------------------- the in-process pipeline
+
+def _play(log, t):
+    import numba
+    log.append(t)
+    if t == "bad":
+        raise ValueError("bad task")
+    return (t, numba.get_num_threads())
+
+
+def _finish(outs, log, t):
+    return outs
+
+
+def _whole(log, t):
+    return _finish(_play(log, t), log, t)
+
+
+_whole.stages = (_play, _finish)
+
+
+def test_the_pipeline_keeps_order_threads_and_errors():
+    """Batches plays task k+1 in a second thread while the caller reduces task k: results in task
+    order, the caller's numba thread count carried over, an engine error raised here, and a
+    consumer that stops starts at most the one batch already ahead."""
+    import numba
+
+    from volva.analysis.cluster import Batches
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        log = []
+        got = list(Batches().map(_whole, (log,), [(k,) for k in range(5)]))
+        assert got == [(k, 1) for k in range(5)] and log == list(range(5))
+    finally:
+        numba.set_num_threads(old)
+    with pytest.raises(ValueError, match="bad task"):
+        list(Batches().map(_whole, ([],), [(0,), ("bad",), (2,)]))
+    log = []
+    it = Batches().map(_whole, (log,), [(k,) for k in range(10)])
+    assert next(it) == (0, numba.get_num_threads())
+    it.close()
+    import time
+    time.sleep(0.2)
+    assert log in ([0, 1], [0]), log

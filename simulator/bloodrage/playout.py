@@ -134,7 +134,7 @@ def _record_nb(S, R, P):
         R.god_fired[k] = S.god_fired[k]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_nb(Tarr, seeds, kinds, params, check, out):
     """Play len(seeds) games over numba threads; game g writes record out[g] (core.batch.BATCH_DTYPE).
 

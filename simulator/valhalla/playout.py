@@ -110,7 +110,7 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
         _record_nb(S, out[g], kinds.shape[0])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_nb(Tarr, seeds, kinds, params, check, games, out):
     """Play len(seeds) games over numba threads; game g starts from setup record games[g]
     (api.GAME_IN_DTYPE) and writes record out[g] (api.VBATCH_DTYPE)."""

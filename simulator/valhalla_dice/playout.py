@@ -211,7 +211,7 @@ def play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf):
         out.violation[g] = S.gs[G_VIOLATION]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch_nb(Tarr, dts, seeds, kinds, params, check, out):
     """len(seeds) games over numba threads (Tarr: the 1-element tables array; dts: the DP's dice
     tables, one flat tuple from api.Ruleset.dice_for); out: api.Results."""
