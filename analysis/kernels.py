@@ -68,3 +68,162 @@ def _flush(row, n, w, tot):
     row[10] += w * T
     row[11] += n * W
     row[12] += n * T
+
+
+@njit(cache=True)
+def h2h_sums_nb(seats, block, S, out):
+    """Head-to-head sums per ordered (strategy, opponent) cell over the games of a batch.
+
+    seats: int64[G, P, 3] per game (any order that keeps a seed block's games together) and seat:
+    strategy code (0..S-1), win units, rank; block: int64[G] seed block of each game. out:
+    int64[S * S, 10] (zeros), row ``s * S + o``, filled with pairs, games, w, ahead2 and the cluster
+    sums over blocks c_G, c_mm, c_aa, c_am, c_ww, c_wm (suffstats module doc: m_b seat pairs,
+    a_b their ahead2, w_b the row's win units summed over the pairs).
+    """
+    G, P = seats.shape[0], seats.shape[1]
+    ncell = S * S
+    m = np.zeros(ncell, np.int64)
+    a = np.zeros(ncell, np.int64)
+    w = np.zeros(ncell, np.int64)
+    last_game = np.full(ncell, -1, np.int64)
+    touched = np.zeros(ncell, np.int64)
+    nt = 0
+    for t in range(G):
+        if t > 0 and block[t] != block[t - 1]:
+            nt = _h2h_flush(out, touched, nt, m, a, w)
+        for i in range(P):
+            for j in range(P):
+                if i == j:
+                    continue
+                c = seats[t, i, 0] * S + seats[t, j, 0]
+                if m[c] == 0:
+                    touched[nt] = c
+                    nt += 1
+                ri, rj = seats[t, i, 2], seats[t, j, 2]
+                ahead = 2 * (ri < rj) + (ri == rj)
+                m[c] += 1
+                a[c] += ahead
+                w[c] += seats[t, i, 1]
+                out[c, 0] += 1
+                out[c, 2] += seats[t, i, 1]
+                out[c, 3] += ahead
+                if last_game[c] != t:
+                    last_game[c] = t
+                    out[c, 1] += 1
+    _h2h_flush(out, touched, nt, m, a, w)
+
+
+@njit(cache=True)
+def _h2h_flush(out, touched, nt, m, a, w):
+    """Fold one block's (m_b, a_b, w_b) of the touched cells into the cluster sums; returns 0."""
+    for k in range(nt):
+        c = touched[k]
+        out[c, 4] += 1
+        out[c, 5] += m[c] * m[c]
+        out[c, 6] += a[c] * a[c]
+        out[c, 7] += a[c] * m[c]
+        out[c, 8] += w[c] * w[c]
+        out[c, 9] += w[c] * m[c]
+        m[c] = 0
+        a[c] = 0
+        w[c] = 0
+    return 0
+
+
+@njit(cache=True)
+def convergence_sums_nb(rows, points, S, out):
+    """Cumulative sums per strategy at each checkpoint: the clans of games ``< points[k]``.
+
+    rows: int64[R, 4] per clan row, sorted by game id: game id, seed block, strategy code, win
+    units (a block's games are consecutive); points: int64[K] ascending; out: int64[K, S, 6]
+    (zeros) filled with n, w, c_G, c_TT, c_WW, c_WT, where a block split by a checkpoint counts
+    as the block so far (suffstats ``convergence``).
+    """
+    R, K = rows.shape[0], points.shape[0]
+    done = np.zeros((S, 6), np.int64)  # n, w and the block sums of completed blocks
+    T = np.zeros(S, np.int64)  # the current block's clans and win units per strategy
+    W = np.zeros(S, np.int64)
+    k = 0
+    for r in range(R):
+        while k < K and rows[r, 0] >= points[k]:
+            _convergence_emit(out[k], done, T, W)
+            k += 1
+        if r > 0 and rows[r, 1] != rows[r - 1, 1]:
+            for s in range(S):
+                if T[s] > 0:
+                    done[s, 2] += 1
+                    done[s, 3] += T[s] * T[s]
+                    done[s, 4] += W[s] * W[s]
+                    done[s, 5] += W[s] * T[s]
+                    T[s] = 0
+                    W[s] = 0
+        s = rows[r, 2]
+        done[s, 0] += 1
+        done[s, 1] += rows[r, 3]
+        T[s] += 1
+        W[s] += rows[r, 3]
+    while k < K:
+        _convergence_emit(out[k], done, T, W)
+        k += 1
+
+
+@njit(cache=True)
+def _convergence_emit(row, done, T, W):
+    """One checkpoint's sums (row: int64[S, 6]): the completed blocks plus the current one so far."""
+    for s in range(done.shape[0]):
+        row[s, 0] = done[s, 0]
+        row[s, 1] = done[s, 1]
+        row[s, 2] = done[s, 2] + (T[s] > 0)
+        row[s, 3] = done[s, 3] + T[s] * T[s]
+        row[s, 4] = done[s, 4] + W[s] * W[s]
+        row[s, 5] = done[s, 5] + W[s] * T[s]
+
+
+@njit(cache=True)
+def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
+    """:func:`card_sums_nb` straight from the engine's per-seat card arrays (no entry list).
+
+    raw: int64[R, M] per clan row (rows in game order, a seed block's rows consecutive) its M slots
+    (picks or uses as the engine stores them), -1 empty; slots: int64[M, 2] per slot its row of
+    ``lut`` and its pick number (0 if none); lut: int64[L, V, 2] per (lut row, slot value) the cell
+    part (age, card[, use]) of the entry and of a second entry (the 'played' use), -1 none; clans:
+    int64[R, 4] seed block, win units, Glory and strategy code of each row (cell = strategy *
+    per_s + part); totals: int64[blocks, S, 2] clans and win units of each strategy per block;
+    out as card_sums_nb.
+    """
+    ncell = out.shape[0]
+    last_clan = np.full(ncell, -1, np.int64)
+    last_block = np.full(ncell, -1, np.int64)
+    nj = np.zeros(ncell, np.int64)
+    wj = np.zeros(ncell, np.int64)
+    for r in range(raw.shape[0]):
+        b, w, g, base = clans[r, 0], clans[r, 1], clans[r, 2], clans[r, 3] * per_s
+        for m in range(raw.shape[1]):
+            v = raw[r, m]
+            if v < 0:
+                continue
+            for j in range(2):
+                part = lut[slots[m, 0], v, j]
+                if part < 0:
+                    continue
+                c = base + part
+                out[c, 0] += 1
+                out[c, 1] += slots[m, 1] if j == 0 else 0
+                if last_clan[c] == r:
+                    continue
+                last_clan[c] = r
+                if last_block[c] != b:
+                    if last_block[c] >= 0:
+                        _flush(out[c], nj[c], wj[c], totals[last_block[c], clans[r, 3]])
+                    last_block[c] = b
+                    nj[c] = 0
+                    wj[c] = 0
+                out[c, 2] += 1
+                out[c, 3] += w
+                out[c, 4] += g
+                out[c, 5] += g * g
+                nj[c] += 1
+                wj[c] += w
+    for c in range(ncell):
+        if last_block[c] >= 0:
+            _flush(out[c], nj[c], wj[c], totals[last_block[c], c // per_s])

@@ -26,6 +26,7 @@ import pandas as pd
 
 from volva.analysis import cluster  # noqa: F401  (fixes this process's code hash as it loads the code)
 from volva.analysis import records as R
+from volva.analysis.batchsums import batch_stats
 from volva.analysis.suffstats import Stats, aligned_batch, checkpoints
 
 
@@ -54,9 +55,15 @@ def play_batch_outs(rs, names: list[str], pols: list, seed: int, first: int, n: 
     return outs
 
 
-def reduce_batch_outs(outs: list, rs, points: np.ndarray | None) -> Frames:
-    """The row frames of a batch's :func:`play_batch_outs` and their Stats; rows sorted by
-    (game_id, seat) whatever the rotation."""
+def reduce_batch_outs(outs: list, rs, points: np.ndarray | None, rows: bool = True) -> Frames:
+    """The Stats of a batch's :func:`play_batch_outs` (:func:`analysis.batchsums.batch_stats`,
+    straight from the engine's arrays) and, with ``rows``, its row frames, sorted by (game_id,
+    seat) whatever the rotation (without: empty frames)."""
+    st = batch_stats(outs, rs, points)
+    st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
+    st.game = R.game_info(rs)
+    if not rows:
+        return Frames(pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), st)
     cp = [R.clans_frame(b, ids, seeds, rs.name, names, rs.god_names, getattr(rs, "group_names", None))
           for ids, seeds, names, b in outs]
     pp = [R.picks_frame(b, ids, rs) for ids, _, _, b in outs]
@@ -65,11 +72,7 @@ def reduce_batch_outs(outs: list, rs, points: np.ndarray | None) -> Frames:
     def cat(parts):
         return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable") \
             .reset_index(drop=True)
-    clans, picks, plays = cat(cp), cat(pp), cat(up)
-    st = Stats.from_frames(clans, picks, plays, R.card_gods(rs), points)
-    st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
-    st.game = R.game_info(rs)
-    return Frames(clans, picks, plays, st)
+    return Frames(cat(cp), cat(pp), cat(up), st)
 
 
 def play_batch_frames(rs, names: list[str], pols: list, seed: int, first: int, n: int, rotate: bool,
@@ -143,10 +146,7 @@ def _play_frames(rs, names, pols, seed, first, n, rotate, points, rows=True) -> 
 
 
 def _finish_frames(outs, rs, names, pols, seed, first, n, rotate, points, rows=True) -> Frames:
-    fr = reduce_batch_outs(outs, rs, points)
-    if not rows:
-        fr = Frames(fr.clans.iloc[:0], fr.picks.iloc[:0], fr.plays.iloc[:0], fr.stats)
-    return fr
+    return reduce_batch_outs(outs, rs, points, rows)
 
 
 batch_frames.stages = (_play_frames, _finish_frames)  # analysis.cluster.Batches pipelines them

@@ -138,9 +138,15 @@ def checkpoints(games: int) -> np.ndarray:
 
 
 def _empty(name: str) -> pd.DataFrame:
-    cols = {k: pd.Series(dtype=np.int64 if k in INT_KEYS else str) for k in KEYS[name]}
-    cols.update({s: pd.Series(dtype=np.int64) for s in SUMS[name]})
-    return pd.DataFrame(cols)
+    """Table ``name`` with no rows (a copy: callers may add to it)."""
+    if name not in _EMPTY:  # built once: a pandas frame of 30 typed columns costs milliseconds
+        cols = {k: pd.Series(dtype=np.int64 if k in INT_KEYS else str) for k in KEYS[name]}
+        cols.update({s: pd.Series(dtype=np.int64) for s in SUMS[name]})
+        _EMPTY[name] = pd.DataFrame(cols)
+    return _EMPTY[name].copy()
+
+
+_EMPTY: dict[str, pd.DataFrame] = {}
 
 
 def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
@@ -194,7 +200,12 @@ def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
     (-1 none) of each pick."""
     NG = len(E.CARD_GOD_NAMES)
     ok = gods >= 0
-    counts = np.bincount(rows[ok] * NG + gods[ok], minlength=n_rows * NG).reshape(n_rows, NG)
+    return god_pair_labels(np.bincount(rows[ok] * NG + gods[ok], minlength=n_rows * NG).reshape(n_rows, NG))
+
+
+def god_pair_labels(counts: np.ndarray) -> np.ndarray:
+    """The drafted god pair (module doc) per row of int64[R, 6] cards drafted of each god."""
+    NG = len(E.CARD_GOD_NAMES)
     # rank by count, then god order: score = count * NG + (NG - 1 - god)
     score = counts * NG + (NG - 1 - np.arange(NG))[None, :]
     top = np.argsort(-score, axis=1, kind="stable")[:, :2]
@@ -310,6 +321,14 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     entries = np.stack([rows, cell.astype(np.int64), pick], axis=1)
     clans = np.stack([gid.astype(np.int64), vals["w"].astype(np.int64), vals["g"].astype(np.int64)], axis=1)
     card_sums_nb(order.astype(np.int64), entries, clans, np.stack([tot_T, tot_W], axis=1), S, per_s, out)
+    return card_frame(name, out, s_names, c_names, use[1] if use is not None else None)
+
+
+def card_frame(name: str, out: np.ndarray, s_names, c_names, u_names=None) -> pd.DataFrame:
+    """Table ``name`` (draft or use) from the kernel's int64[S * 4 * C * U, 13] cell sums
+    (:func:`analysis.kernels.card_sums_nb`); cells with no entry are left out."""
+    C, U = len(c_names), (len(u_names) if u_names is not None else 1)
+    per_s = 4 * C * U
     live = np.nonzero(out[:, 0])[0]
     s_i, rest = live // per_s, live % per_s
     a_i, rest = rest // (C * U), rest % (C * U)
@@ -317,8 +336,8 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     cols = ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS]
     df = pd.DataFrame({"strategy": s_names[s_i].astype(str), "age": a_i.astype(np.int64),
                        "card": c_names[c_i].astype(str)})
-    if use is not None:
-        df["use"] = use[1][u_i].astype(str)
+    if u_names is not None:
+        df["use"] = u_names[u_i].astype(str)
     for j, cname in enumerate(cols):
         if cname in SUMS[name]:
             df[cname] = out[live, j]

@@ -1,0 +1,61 @@
+"""The compiled reduction of a batch (analysis.batchsums, issue 14 item 2) gives the reference's
+sums: ``Stats.from_frames`` of the same batch's row frames, table by table, cluster sums included."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from volva.analysis import records as R
+from volva.analysis import runner, session
+from volva.analysis.batchsums import batch_stats
+from volva.analysis.suffstats import KEYS, Stats, checkpoints
+
+CASES = {  # (players, lineup, modules, rule set, sweep, mode)
+    "base-rotated": (4, "balanced,ragnarok-diver,thor-warlord,loki-martyr", None, "blood-rage", None, None),
+    "base-mirror-asgard": (4, None, ["gods-of-asgard"], "blood-rage", None, None),
+    "base-3p": (3, "balanced,greedy,greedy", None, "blood-rage", None, None),
+    "valhalla-gods": (4, "thor,loki,quester,warlord", None, "valhalla", "gods", None),
+    "valhalla-dice-groups": (4, "greedy,raider,turtle,greedy-dp", None, "valhalla-dice", None, None),
+    "rainbow-bridge": (4, None, None, "blood-rage", None, "rainbow-bridge"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("first,n,rotate", [(0, 240, True), (240, 122, True), (30, 90, False)])
+def test_batch_stats_equal_the_reference_from_frames(case, first, n, rotate):
+    players, lineup, modules, ruleset, sweep, mode = CASES[case]
+    rs, names, pols = session.setup(players, lineup, session.option_args(None, modules), ruleset, None, sweep, mode)
+    points = checkpoints(600)
+    outs = runner.play_batch_outs(rs, names, pols, 7, first, n, rotate)
+    fr = runner.reduce_batch_outs(outs, rs, points)
+    ref = Stats.from_frames(fr.clans, fr.picks, fr.plays, R.card_gods(rs), points)
+    got = batch_stats(outs, rs, points)
+    assert got.games == ref.games == n
+    for k in KEYS:
+        a, b = ref.tables[k].reset_index(drop=True), got.tables[k].reset_index(drop=True)
+        assert list(a.columns) == list(b.columns) and (a.dtypes == b.dtypes).all(), k
+        assert a.equals(b), f"table {k} differs"
+    assert len(got["draft"]) and len(got["h2h"]) and len(got["convergence"])  # the cases exercise them
+    assert fr.stats.equals(ref)  # what the runner keeps is the compiled one
+
+
+def test_a_batch_without_rows_keeps_the_same_stats():
+    rs, names, pols = session.setup(4, None, None, "blood-rage", None, None, None)
+    outs = runner.play_batch_outs(rs, names, pols, 3, 0, 40, True)
+    with_rows, without = runner.reduce_batch_outs(outs, rs, None), runner.reduce_batch_outs(outs, rs, None, rows=False)
+    assert len(with_rows.clans) == 160 and len(without.clans) == 0
+    assert with_rows.stats.equals(without.stats) and len(without.stats["convergence"]) == 0
+
+
+def test_path_prefix_codes_match_the_strings_and_refuse_a_bad_code():
+    from volva.analysis.batchsums import _path_prefix
+    from volva.analysis.suffstats import path_prefix
+    rng = np.random.default_rng(1)
+    path = rng.integers(-1, 3, size=(300, 8)).astype(np.int8)
+    codes, labels = _path_prefix(path)
+    import pandas as pd
+    want = path_prefix(pd.Series(R.stat_path_strings(path)), 3)
+    assert (labels[codes] == want).all() and "(none)" in set(want)
+    path[5, 0] = 3
+    with pytest.raises(ValueError, match="stat code outside"):
+        _path_prefix(path)
