@@ -165,6 +165,31 @@ def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return out
 
 
+def _added(a: pd.DataFrame, b: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Two tables ``name`` added: :func:`_sum` of both, in numpy (a study adds one batch's tables
+    to its totals after every batch; pandas' groupby cost a few milliseconds per table)."""
+    keys, sums = KEYS[name], SUMS[name]
+    key, cols = np.zeros(len(a) + len(b), np.int64), []
+    for k in keys:
+        v = np.concatenate([a[k].to_numpy(), b[k].to_numpy()])
+        if k in INT_KEYS:
+            v = v.astype(np.int64)
+            code = v - v.min()
+        else:
+            v = v.astype(object)
+            code = np.unique(v, return_inverse=True)[1].reshape(-1)  # string order, as groupby's sort
+        key = key * (int(code.max()) + 1) + code
+        cols.append(v)
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    starts = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1]])
+    vals = np.concatenate([a[sums].to_numpy(np.int64), b[sums].to_numpy(np.int64)])[np.argsort(inv, kind="stable")]
+    tot = np.add.reduceat(vals, starts, axis=0)
+    out = {k: (c[first] if k in INT_KEYS else pd.array(c[first], dtype="str")) for k, c in zip(keys, cols)}
+    out.update({s: tot[:, j] for j, s in enumerate(sums)})
+    return pd.DataFrame(out)
+
+
 def level_labels(clans: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """('R3 A6 H1' per row, legendary count per row) from rage/axes/horns_level (1..6)."""
     lv = np.stack([clans[f"{s}_level"].to_numpy(np.int64) for s in E.STAT_NAMES], axis=1)
@@ -395,7 +420,7 @@ class Stats:
         """Add ``other``'s sums into self (in place); returns self."""
         for k in KEYS:
             parts = [t for t in (self.tables[k], other.tables[k]) if len(t)]
-            self.tables[k] = _sum(pd.concat(parts, ignore_index=True), k) if len(parts) > 1 else \
+            self.tables[k] = _added(parts[0], parts[1], k) if len(parts) > 1 else \
                 (parts[0].copy() if parts else _empty(k))
         self.games += other.games
         self.cards = self.cards or dict(other.cards)

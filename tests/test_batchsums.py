@@ -59,3 +59,27 @@ def test_path_prefix_codes_match_the_strings_and_refuse_a_bad_code():
     path[5, 0] = 3
     with pytest.raises(ValueError, match="stat code outside"):
         _path_prefix(path)
+
+
+def test_stats_add_equals_the_pandas_sum_of_both_tables():
+    """Stats.add (numpy) gives suffstats._sum of the concatenated tables, dtypes included, also for
+    tables read back from Parquet (a resumed run adds to what it loaded)."""
+    import pandas as pd
+
+    from volva.analysis.suffstats import _sum
+    rs, names, pols = session.setup(4, "balanced,ragnarok-diver,thor-warlord,loki-martyr", None, "blood-rage",
+                                    None, None, None)
+    pts = checkpoints(900)
+    a, b = (batch_stats(runner.play_batch_outs(rs, names, pols, 2, f, 300, True), rs, pts) for f in (0, 300))
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        a.save(Path(d))
+        loaded = Stats.load(Path(d))
+    for first in (a, loaded):
+        total = Stats(dict(first.tables), first.games).add(b)
+        for k in KEYS:
+            if len(first[k]) and len(b[k]):
+                want = _sum(pd.concat([first[k], b[k]], ignore_index=True), k)
+                assert total[k].equals(want) and list(total[k].columns) == list(want.columns), k
+    assert total.games == 600
