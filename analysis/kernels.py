@@ -21,38 +21,54 @@ def card_sums_nb(order, entries, clans, totals, S, per_s, out):
     distinct clans), then the cluster sums c_nn, c_wn, c_ww, c_wW, c_wT, c_nW, c_nT (per game
     n_j, w_j of the clans that had it; T_j, W_j of the strategy in that game).
     """
-    ncell = out.shape[0]
-    last_clan = np.full(ncell, -1, np.int64)
-    last_game = np.full(ncell, -1, np.int64)
-    nj = np.zeros(ncell, np.int64)
-    wj = np.zeros(ncell, np.int64)
+    state = _card_state(out.shape[0])
+    by_game = totals.reshape(-1, S, 2)
     for k in range(order.shape[0]):
         i = order[k]
         r = entries[i, 0]
         c = entries[i, 1]
-        out[c, 0] += 1
-        out[c, 1] += entries[i, 2]
-        if last_clan[c] == r:
-            continue
-        last_clan[c] = r
-        gm = clans[r, 0]
-        if last_game[c] != gm:
-            if last_game[c] >= 0:
-                _flush(out[c], nj[c], wj[c], totals[last_game[c] * S + c // per_s])
-            last_game[c] = gm
-            nj[c] = 0
-            wj[c] = 0
-        w = clans[r, 1]
-        g = clans[r, 2]
+        _card_entry(out, state, c, r, entries[i, 2], clans[r], by_game, c // per_s)
+    _card_close(out, state, by_game, per_s)
+
+
+@njit(cache=True)
+def _card_state(ncell):
+    """Per cell: last clan row, last game (or block), n_j and w_j of that game so far."""
+    state = np.zeros((4, ncell), np.int64)
+    state[0, :] = -1
+    state[1, :] = -1
+    return state
+
+
+@njit(cache=True, inline="always")  # inlined: a call per entry passing arrays cost 3x the loop
+def _card_entry(out, state, c, r, pick, clan, totals, s):
+    """One entry in cell c of clan row r (clan: its game, win units, Glory; s: its strategy); a new
+    game of the cell flushes the last one's (n_j, w_j) into the cluster sums (totals[game, s])."""
+    gm, w, g = clan[0], clan[1], clan[2]
+    out[c, 0] += 1
+    out[c, 1] += pick
+    if state[0, c] != r:
+        state[0, c] = r
+        if state[1, c] != gm:
+            if state[1, c] >= 0:
+                _flush(out[c], state[2, c], state[3, c], totals[state[1, c], s])
+            state[1, c] = gm
+            state[2, c] = 0
+            state[3, c] = 0
         out[c, 2] += 1
         out[c, 3] += w
         out[c, 4] += g
         out[c, 5] += g * g
-        nj[c] += 1
-        wj[c] += w
-    for c in range(ncell):
-        if last_game[c] >= 0:
-            _flush(out[c], nj[c], wj[c], totals[last_game[c] * S + c // per_s])
+        state[2, c] += 1
+        state[3, c] += w
+
+
+@njit(cache=True)
+def _card_close(out, state, totals, per_s):
+    """Flush every cell's last game (totals: [game, strategy, 2])."""
+    for c in range(out.shape[0]):
+        if state[1, c] >= 0:
+            _flush(out[c], state[2, c], state[3, c], totals[state[1, c], c // per_s])
 
 
 @njit(cache=True)
@@ -191,39 +207,15 @@ def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
     per_s + part); totals: int64[blocks, S, 2] clans and win units of each strategy per block;
     out as card_sums_nb.
     """
-    ncell = out.shape[0]
-    last_clan = np.full(ncell, -1, np.int64)
-    last_block = np.full(ncell, -1, np.int64)
-    nj = np.zeros(ncell, np.int64)
-    wj = np.zeros(ncell, np.int64)
+    state = _card_state(out.shape[0])
     for r in range(raw.shape[0]):
-        b, w, g, base = clans[r, 0], clans[r, 1], clans[r, 2], clans[r, 3] * per_s
+        s = clans[r, 3]
         for m in range(raw.shape[1]):
             v = raw[r, m]
             if v < 0:
                 continue
             for j in range(2):
                 part = lut[slots[m, 0], v, j]
-                if part < 0:
-                    continue
-                c = base + part
-                out[c, 0] += 1
-                out[c, 1] += slots[m, 1] if j == 0 else 0
-                if last_clan[c] == r:
-                    continue
-                last_clan[c] = r
-                if last_block[c] != b:
-                    if last_block[c] >= 0:
-                        _flush(out[c], nj[c], wj[c], totals[last_block[c], clans[r, 3]])
-                    last_block[c] = b
-                    nj[c] = 0
-                    wj[c] = 0
-                out[c, 2] += 1
-                out[c, 3] += w
-                out[c, 4] += g
-                out[c, 5] += g * g
-                nj[c] += 1
-                wj[c] += w
-    for c in range(ncell):
-        if last_block[c] >= 0:
-            _flush(out[c], nj[c], wj[c], totals[last_block[c], c // per_s])
+                if part >= 0:
+                    _card_entry(out, state, s * per_s + part, r, slots[m, 1] if j == 0 else 0, clans[r], totals, s)
+    _card_close(out, state, totals, per_s)
