@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .board import (
     can_enter_nb,
     card_op_index_nb,
@@ -30,7 +31,7 @@ from .state import G_NP, log_nb, note_use_nb
 MAX_ACTS = 512  #: capacity of the legal-action buffer
 
 
-@njit(cache=True)
+@njit(inline="always")  # tiny; one body per array type otherwise
 def _add(acts, n, t, a, b):
     acts[n, 0] = t
     acts[n, 1] = a
@@ -95,6 +96,7 @@ def slot_choices_nb(S, p, ct, out):
     return n
 
 
+@canonical("p")
 @njit(cache=True)
 def legal_actions_nb(T, S, p, acts):
     """Write clan p's legal actions into acts[:, 3] (type, a, b); returns the count (>= 1: Pass).
@@ -162,6 +164,7 @@ def legal_actions_nb(T, S, p, acts):
     return _add(acts, n, E.A_PASS, 0, 0)
 
 
+@canonical("p", bools=("free",))
 @njit(cache=True)
 def invade_nb(T, S, p, f, dest, free, kinds, params):
     """Invade: put figure f (reserve, or Valhalla with Frigga's Domain) at dest, paying its cost unless
@@ -198,6 +201,7 @@ def invade_nb(T, S, p, f, dest, free, kinds, params):
         pillage_nb(T, S, p, dest, kinds, params)
 
 
+@canonical("p")
 @njit(cache=True)
 def invade_destroy_nb(T, S, p, f, prov, kinds, params):
     """Troll (a=0): destroy every enemy Warrior in the province; Fire Giant (a=1): every enemy
@@ -222,6 +226,7 @@ def invade_destroy_nb(T, S, p, f, prov, kinds, params):
         fired_nb(S, p, m, E.OP_INVADE_DESTROY, n, prov)
 
 
+@canonical("p")
 @njit(cache=True)
 def march_nb(T, S, p, src, dst, kinds, params):
     """March (DIGEST §1.5): pay 1 Rage, move some of p's figures from src to empty villages of dst."""
@@ -238,6 +243,7 @@ def march_nb(T, S, p, src, dst, kinds, params):
     log_nb(S, E.EV_MARCH, p, src, dst, k, 0, 0)
 
 
+@canonical("p")
 @njit(cache=True)
 def upgrade_nb(T, S, p, hi, slot, kinds, params):
     """Upgrade (DIGEST §1.5): pay, place the card in ``slot`` (discarding the old one; a replaced
@@ -289,6 +295,7 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
             invade_nb(T, S, p, fig, dests[i], True, kinds, params)
 
 
+@canonical("p")
 @njit(cache=True)
 def do_action_nb(T, S, p, t, a, b, kinds, params):
     """Carry out legal action (t, a, b) for clan p."""
@@ -319,6 +326,7 @@ def do_action_nb(T, S, p, t, a, b, kinds, params):
         S.passed[p] = 1
 
 
+@canonical("p")
 @njit(cache=True)
 def sacrifice_nb(T, S, p, kinds, params):
     """Frigga's Sacrifice: destroy a of your figures on the board (your choice; greedy: the weakest

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .board import (
     card_op_index_nb,
     card_value_nb,
@@ -78,6 +79,7 @@ def revealed_value_nb(T, c, qa):
     return qa if T.card_type[c] == E.CT_QUEST else card_value_nb(T, c)
 
 
+@canonical("pillager")
 @njit(cache=True)
 def play_round_nb(T, S, pillager, prov, part, kinds, params):
     """Every clan in the battle plays one card face down if it has any; all are revealed together.
@@ -133,6 +135,7 @@ def primacy_nb(T, S, part):
                 fired_nb(S, who, c, E.OP_PRIMACY, 0, 0)
 
 
+@canonical("pillager")
 @njit(cache=True)
 def watch_nb(T, S, pillager, prov, part, kinds, params):
     """Heimdall's Watch (DIGEST §1.7): every Watch player gains the total value of all revealed
@@ -163,6 +166,7 @@ def watch_nb(T, S, pillager, prov, part, kinds, params):
     return acted
 
 
+@canonical("pillager")
 @njit(cache=True)
 def late_cards_nb(T, S, pillager, prov, part, kinds, params):
     """Late cards (Heimdall's Eye, Gaze; DIGEST §1.6 step 4): from the pillager clockwise, round after
@@ -218,6 +222,7 @@ def kill_nb(T, S, q, f, cause, kinds, params, dead):
         dead[q] += 1
 
 
+@canonical("pillager")
 @njit(cache=True)
 def smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead):
     """Before STR is compared (DIGEST §1.7): Odin's Smite first (a Warrior of each opponent),
@@ -278,6 +283,7 @@ def blessing_nb(T, S, q, prov, kinds, params):
         free_warrior_nb(T, S, q, c, E.OP_BLESSING, prov, kinds, params)
 
 
+@canonical("pillager", "winner")
 @njit(cache=True)
 def resolve_losers_texts_nb(T, S, pillager, winner, part):
     """Loki's Trickery (takes Rage from the winner before Tyr's Prowess is paid; losers from the
@@ -306,6 +312,7 @@ def resolve_losers_texts_nb(T, S, pillager, winner, part):
     return poisoner
 
 
+@canonical("pillager", "winner")
 @njit(cache=True)
 def backstab_nb(T, S, pillager, winner, part):
     """Loki's Backstab: each losing clan, from the pillager clockwise (DIGEST §1.6 step 4), takes a
@@ -322,6 +329,7 @@ def backstab_nb(T, S, pillager, winner, part):
             fired_nb(S, q, c, E.OP_STEAL_GLORY_ON_LOSE, x, winner)
 
 
+@canonical("q", "best")
 @njit(cache=True)
 def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
     """The winner: its revealed cards go to a Poison loser, or are kept with Tyr's Prowess
@@ -451,6 +459,7 @@ def count_static_nb(T, S, prov, part, cardv):
                     S.fired[m] += 1
 
 
+@canonical("pillager")
 @njit(cache=True)
 def battle_nb(T, S, pillager, prov, kinds, params, fought):
     """DIGEST §1.6 steps 3–6 with the texts of §1.7. ``fought[q, f]`` is set for every figure in

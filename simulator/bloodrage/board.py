@@ -5,6 +5,7 @@ Small pure kernels over (T: tables record, S: state record); none mutate the sta
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .state import G_NP
 
 
@@ -19,6 +20,7 @@ def card_op_index_nb(T, c, op):
     return -1
 
 
+@canonical("p")
 @njit(cache=True)
 def upgrade_with_op_nb(T, S, p, op):
     """Card id of clan p's upgrade carrying opcode ``op``, or -1."""
@@ -56,6 +58,7 @@ def is_shiplike_nb(T, S, p, f):
     return False
 
 
+@canonical("p", "where")
 @njit(cache=True)
 def fig_str_nb(T, S, p, f, where):
     """STR of a non-Warrior figure at location ``where`` (Warriors: warrior_str_nb)."""
@@ -70,6 +73,7 @@ def fig_str_nb(T, S, p, f, where):
     return T.card_value[c]
 
 
+@canonical("p", "n")
 @njit(cache=True)
 def warrior_str_nb(T, S, p, n):
     """STR of n of clan p's Warriors standing in one province (Brothers/Experts/Masters, DIGEST §1.7)."""
@@ -80,6 +84,7 @@ def warrior_str_nb(T, S, p, n):
     return (n // 2) * T.card_a[c, k] + (n % 2) * T.card_b[c, k]
 
 
+@canonical("prov")
 @njit(cache=True)
 def fjord_loc_of_nb(T, prov):
     """loc code of the fjord supporting ``prov``, or -1 (Yggdrasil has none)."""
@@ -218,6 +223,7 @@ def has_enemy_nb(T, S, p, prov):
     return False
 
 
+@canonical("p")
 @njit(cache=True)
 def max_enemy_str_nb(T, S, p, prov):
     """Highest STR among the other clans in prov."""

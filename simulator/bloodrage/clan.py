@@ -6,9 +6,11 @@ on raise, ...) has one place to attach.
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .state import G_DISCARD_N, log_nb
 
 
+@canonical("p", "s")
 @njit(cache=True)
 def raise_stat_nb(S, p, s, cause):
     """Raise clan p's stat s one step (DIGEST §1.4: a raise beyond step 6 is lost). Returns True if raised."""
@@ -23,12 +25,14 @@ def raise_stat_nb(S, p, s, cause):
     return True
 
 
+@canonical("p", "n")
 @njit(cache=True)
 def gain_glory_nb(S, p, src, n):
     """Add n Glory to clan p from source src (G_*)."""
     S.glory[p, src] += n
 
 
+@canonical("p")
 @njit(cache=True)
 def total_glory_nb(S, p):
     t = 0
@@ -37,6 +41,7 @@ def total_glory_nb(S, p):
     return t
 
 
+@canonical("p")
 @njit(cache=True)
 def add_to_hand_nb(S, p, c):
     n = S.hand_n[p]
@@ -44,6 +49,7 @@ def add_to_hand_nb(S, p, c):
     S.hand_n[p] = n + 1
 
 
+@canonical("p", "i")
 @njit(cache=True)
 def take_from_hand_nb(S, p, i):
     """Remove and return hand[p, i]; the last card fills the hole."""

@@ -8,6 +8,7 @@ logs EV_TEXT and counts in S.fired[card].
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .board import (
     card_op_index_nb,
     fjord_loc_of_nb,
@@ -24,6 +25,7 @@ from .policy import choose_stat_nb, choose_yes_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, log_nb
 
 
+@canonical("p", "c", "op", "amount", "detail")
 @njit(cache=True)
 def fired_nb(S, p, c, op, amount, detail):
     """Record that card c's text acted for clan p (log and the per-card count)."""
@@ -37,6 +39,7 @@ def op_arg_nb(T, c, op):
     return T.card_a[c, card_op_index_nb(T, c, op)]
 
 
+@canonical("p", "c", "op", "exclude")
 @njit(cache=True)
 def text_raise_nb(T, S, p, c, op, kinds, params, exclude):
     """A card text's "raise one clan stat" for clan p (policy's choice, not ``exclude``)."""
@@ -46,6 +49,7 @@ def text_raise_nb(T, S, p, c, op, kinds, params, exclude):
     fired_nb(S, p, c, op, 1, s)
 
 
+@canonical("p")
 @njit(cache=True)
 def destroy_nb(T, S, p, f, cause, kinds, params):
     """Destroy figure f of clan p, with the DIGEST §1.7 order: Frigga's Protection (pay Rage,
@@ -109,6 +113,7 @@ def glory_multiplier_nb(T, S, p, op, base, src):
         fired_nb(S, p, c, op, extra, 0)
 
 
+@canonical("p")
 @njit(cache=True)
 def free_warrior_nb(T, S, p, c, op, prov, kinds, params):
     """A text's free Warrior invade into prov (Frigga's Succor, Loki's Blessing): needs a reserve

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from ..core.rng import shuffle_nb
 from .board import clan_str_nb
 from .policy import choose_option_nb
@@ -26,6 +27,7 @@ def god_here_nb(T, S, prov, power):
     return -1
 
 
+@canonical("amount")
 @njit(cache=True)
 def god_acts_nb(S, k, amount):
     """Record that god slot k's power acted (log and per-god count)."""
@@ -59,6 +61,7 @@ def place_gods_nb(T, S):
         log_nb(S, E.EV_GOD_PLACE, -1, S.god[k], S.god_loc[k], 0, 0, 0)
 
 
+@canonical("p")
 @njit(cache=True)
 def move_gods_nb(T, S, p, prov, kinds, params):
     """After any pillage attempt in a god's province the pillager moves the god to a province with

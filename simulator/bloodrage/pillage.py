@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .battle import battle_nb
 from .board import card_op_index_nb, fjord_loc_of_nb, free_villages_nb, has_enemy_nb, is_shiplike_nb, monster_card_nb
 from .clan import apply_reward_nb, raise_stat_nb
@@ -14,6 +15,7 @@ from .policy import choose_call_nb, choose_option_nb
 from .state import G_NP, log_nb
 
 
+@canonical("pillager")
 @njit(cache=True)
 def call_to_battle_nb(T, S, pillager, prov, kinds, params):
     """DIGEST §1.6 step 1: from the pillager's left, the pillager last, each may move one
@@ -46,6 +48,7 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
             return
 
 
+@canonical("p")
 @njit(cache=True)
 def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
     """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
@@ -99,6 +102,7 @@ def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
                 fired_nb(S, p, lc, E.OP_LEADER_MOVE, 0, dests[i])
 
 
+@canonical("p")
 @njit(cache=True)
 def pillage_nb(T, S, p, prov, kinds, params):
     """The Pillage action (DIGEST §1.5, §1.6); also Tyr's Challenge and Thor's Domain pillages.

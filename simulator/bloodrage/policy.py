@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from ..core.rng import rand_int_nb, shuffle_nb
 from ..core.script import script_pop_nb
 from .board import (
@@ -48,6 +49,7 @@ def effective_params_nb(S, p, params):
     return out
 
 
+@canonical("n")
 @njit(cache=True)
 def _find(a, n, v):
     for i in range(n):
@@ -56,6 +58,7 @@ def _find(a, n, v):
     return -1
 
 
+@canonical("p", "n", bools=("allow_decline",))
 @njit(cache=True)
 def scripted_index_nb(S, p, a, n, allow_decline):
     """POL_SCRIPT: the next scripted value's index in a[:n]; -1 for a scripted decline (value -1,
@@ -176,6 +179,7 @@ def best_card_value_nb(T, S, p):
     return m
 
 
+@canonical("p")
 @njit(cache=True)
 def pillage_worth_nb(T, S, p, prov, params):
     """Greedy's score for pillaging prov now (> 0: worth it): unopposed, or its STR plus its best
@@ -189,6 +193,7 @@ def pillage_worth_nb(T, S, p, prov, params):
     return NEG
 
 
+@canonical("p")
 @njit(cache=True)
 def _action_score(T, S, p, t, a, b, params):
     age = S.gs[G_AGE]
@@ -243,6 +248,7 @@ def _action_score(T, S, p, t, a, b, params):
     return NEG
 
 
+@canonical("p")
 @njit(cache=True)
 def choose_action_nb(T, S, p, acts, n, kind, params):
     """Index in acts[:n] (rows: type, a, b) of clan p's action (DIGEST §1.5 Action)."""
@@ -257,6 +263,7 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
     return best
 
 
+@canonical("p")
 @njit(cache=True)
 def choose_march_nb(T, S, p, src, dst, cand, kind, params):
     """Order cand (figure slots in src) so the first k march to dst; returns k (1..min(len(cand),
@@ -282,6 +289,7 @@ def choose_march_nb(T, S, p, src, dst, cand, kind, params):
     return m  # greedy: everything that fits
 
 
+@canonical("p")
 @njit(cache=True)
 def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
     """After an upgrade: index in dests[:nd] to invade with f for free, or -1 to decline.
@@ -302,6 +310,7 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
     return best
 
 
+@canonical("pillager")
 @njit(cache=True)
 def choose_call_nb(T, S, q, pillager, prov, cand, kind, params):
     """Call to Battle (DIGEST §1.6 step 1): index in cand (figure slots) to move in, or -1 to pass.
@@ -374,6 +383,7 @@ def choose_card_nb(T, S, q, prov, kind, params):
     return small_i if params[E.P_HOLD_BIG] > 0.5 else big_i
 
 
+@canonical("p", "exclude")
 @njit(cache=True)
 def choose_stat_nb(T, S, p, kind, params, exclude):
     """Stat (0..2) clan p raises, one that can still rise and is not ``exclude``; -1 if none.
@@ -420,6 +430,7 @@ def choose_keep_nb(T, S, p, kind, params):
     return best
 
 
+@canonical("p", bools=("greedy_yes",))
 @njit(cache=True)
 def choose_yes_nb(T, S, p, kind, params, greedy_yes):
     """A yes/no a card offers (use Protection, retreat the Witch, ...). Script: 1 or 0."""
@@ -434,6 +445,7 @@ def choose_yes_nb(T, S, p, kind, params, greedy_yes):
     return greedy_yes
 
 
+@canonical("p", "n", "greedy_i")
 @njit(cache=True)
 def choose_option_nb(T, S, p, opts, n, kind, params, greedy_i):
     """One of opts[:n] (a figure slot or a loc a card asks for), or -1 to decline where

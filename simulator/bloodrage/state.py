@@ -95,14 +95,14 @@ def new_state() -> np.ndarray:
     return np.rec.array(np.zeros(1, STATE_DTYPE))
 
 
-@njit(cache=True)
+@njit(inline="always")  # tiny; one body per array type otherwise
 def _fill2(a, v):
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             a[i, j] = v
 
 
-@njit(cache=True)
+@njit(inline="always")  # tiny; one body per array type otherwise
 def _fill1(a, v):
     for i in range(a.shape[0]):
         a[i] = v

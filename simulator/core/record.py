@@ -6,6 +6,8 @@ carry ``log`` (int32[LOG_ROWS, LOG_WIDTH]) and ``uses`` (int16[P5, MAX_USES]) wi
 """
 from numba import njit
 
+from .canon import canonical
+
 G_NP = 0  #: number of players
 G_AGE = 1  #: current age 1..3
 G_FIRST = 2  #: seat holding the first-player token
@@ -29,6 +31,7 @@ LOG_WIDTH = 8  #: event, age, player, a, b, c, d, e
 LOG_ROWS = 4096  #: log capacity
 
 
+@canonical("ev", "p", "a", "b", "c", "d", "e")
 @njit(cache=True)
 def log_nb(S, ev, p, a, b, c, d, e):
     """Append one event row when logging is on (rows past capacity are counted in G_LOG_LOST)."""
@@ -49,6 +52,7 @@ def log_nb(S, ev, p, a, b, c, d, e):
     S.gs[G_LOG_N] = i + 1
 
 
+@canonical("p", "c")
 @njit(cache=True)
 def note_use_nb(S, p, c, how):
     """Record that clan p used card c this age (how = USE_*); uses past the capacity are dropped."""

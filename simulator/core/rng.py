@@ -6,6 +6,8 @@ draws never depend on other games, threads or batch boundaries.
 import numpy as np
 from numba import njit
 
+from .canon import canonical
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -25,6 +27,7 @@ def next_u64_nb(rs):
     return z ^ (z >> _S31)
 
 
+@canonical("n")
 @njit(cache=True)
 def rand_int_nb(rs, n):
     """Uniform int in 0..n-1 (n >= 1)."""
@@ -37,6 +40,7 @@ def rand_float_nb(rs):
     return np.float64(next_u64_nb(rs) >> _S11) * (1.0 / 9007199254740992.0)
 
 
+@canonical("n")
 @njit(cache=True)
 def shuffle_nb(rs, a, n):
     """Fisher–Yates shuffle of a[:n] in place."""

@@ -4,8 +4,10 @@ next value at each decision, then its usual policy once the queue is empty."""
 from numba import njit
 
 from . import enums as E
+from .canon import canonical
 
 
+@canonical("p")
 @njit(cache=True)
 def script_pop_nb(S, p):
     """Next value of clan p's script queue, or SCRIPT_NONE when it is empty."""
