@@ -128,7 +128,7 @@ KERNELS = dict(_kernels())
 
 
 def test_kernels_are_found():
-    assert len(KERNELS) > 150 and "simulator.bloodrage.playout.play_batch_nb" in KERNELS
+    assert len(KERNELS) > 150 and "simulator.bloodrage.playout.play_chunk_nb" in KERNELS
 
 
 @pytest.mark.parametrize("limit", [8])

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.batch import BatchOut, batch_out, new_batch_record, policy_arrays
+from ..core.threads import spread
 from .rules import Ruleset
 
 
@@ -24,13 +25,19 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
     seeds uint64[G]; game_ids/period unused (a Blood Rage game depends on its seed only).
     Raises ValueError for a player count outside 2..5, RulesError for decks too small.
     """
-    from .playout import play_batch_nb
+    from .playout import play_chunk_nb
+    from .state import STATE_DTYPE
     P = len(lineup)
     _check_seats(P)
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
+    seeds = np.asarray(seeds, np.uint64)
     rec = new_batch_record(len(seeds))
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, rec)
+
+    def play(lo: int, hi: int) -> None:
+        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, rec[lo:hi], np.empty(1, STATE_DTYPE))
+
+    spread(len(seeds), play)
     return batch_out(rec, P)
 
 

@@ -4,11 +4,11 @@ A game is a pure function of (tables, seed, policies): each game owns its
 random stream, so batches give identical results for any thread count,
 batch size or order.
 """
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import enums as E
 from ..core.draft_rules import focal_seat_nb
+from ..core.record import copy1_nb, copy2_nb
 from .gods import draw_gods_nb, place_gods_nb
 from .invariants import checkpoint_nb
 from .phases import (
@@ -24,7 +24,7 @@ from .phases import (
     setup_nb,
     start_age_counters_nb,
 )
-from .state import G_AGE, G_FIRST, G_FOCAL, G_PHASE, G_TURNS, G_VIOLATION, STATE_DTYPE, init_state_nb, log_nb
+from .state import G_AGE, G_FIRST, G_FOCAL, G_PHASE, G_TURNS, G_VIOLATION, init_state_nb, log_nb
 
 
 @njit(cache=True)
@@ -57,15 +57,10 @@ def start_age_nb(T, S, age):
         place_gods_nb(T, S)
 
 
-@njit(cache=True)
-def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
-    """Play one game of Blood Rage (DIGEST §1.5) into state record S (STATE_DTYPE).
-
-    T: tables record; seed: uint64; kinds: int8[P]; params: float64[P, N_PARAMS]
-    (P = 2..5 players); log_on: record the event log in S.log; check_on: check the
-    invariants after every action and phase (first violation in S.gs[G_VIOLATION]).
-    Final ranks land in S.rank (1 = winner).
-    """
+# Inlined into the batch kernel: one compiled level fewer on the batch path (numba re-optimises
+# and re-emits a kernel's whole call tree at every level that is compiled on its own).
+@njit(inline="always")
+def _game(T, S, seed, kinds, params, log_on, check_on):
     start_game_nb(T, S, seed, kinds.shape[0], log_on, check_on)
     for age in range(1, 4):
         start_age_nb(T, S, age)
@@ -89,24 +84,33 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
     checkpoint_nb(T, S)
 
 
-CHUNK = 8  #: games played in a row on one reused state buffer: small, so a batch of 40 games (volva tune's) still
-#: spreads over the threads (5 chunks); the state buffer it saves allocating is ~150 kB, cheap beside 8 games
-
-
 @njit(cache=True)
+def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
+    """Play one game of Blood Rage (DIGEST §1.5) into state record S (STATE_DTYPE).
+
+    T: tables record; seed: uint64; kinds: int8[P]; params: float64[P, N_PARAMS]
+    (P = 2..5 players); log_on: record the event log in S.log; check_on: check the
+    invariants after every action and phase (first violation in S.gs[G_VIOLATION]).
+    Final ranks land in S.rank (1 = winner).
+    """
+    _game(T, S, seed, kinds, params, log_on, check_on)
+
+
+@njit(cache=True, nogil=True)
 def play_chunk_nb(Tarr, seeds, kinds, params, check, out, buf):
-    """Play one game per seed of a chunk, game i into record out[i], on the state buffer ``buf``
-    (1-element STATE_DTYPE array). The caller allocates buf and holds it for the whole call: a
+    """Play one game per seed of a slice of a batch, game i into record out[i], on the state
+    buffer ``buf`` (1-element STATE_DTYPE array); core.threads.spread runs the slices of a batch
+    on numba's thread count, the GIL released while they play. The caller allocates buf and holds it for the whole call: a
     record (``buf[0]``) does not own its memory, and numba freed an array local to this function
     after its last use as an array while its record was still in use (a crash once malloc returns
     large blocks to the system at once, as Dask's workers make it do: MALLOC_TRIM_THRESHOLD_)."""
-    # Thread-local copies: every kernel call increfs its array arguments, and atomic
+    # Slice-local copies: every kernel call increfs its array arguments, and atomic
     # refcounts on arrays shared by all threads serialise them.
     my_kinds = kinds.copy()
     my_params = params.copy()
     for g in range(seeds.shape[0]):
         S = buf[0]
-        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
+        _game(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
         _record_nb(S, out[g], kinds.shape[0])
 
 
@@ -114,16 +118,16 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, out, buf):
 def _record_nb(S, R, P):
     """Copy a finished game's results from state S to its batch record R (core.batch.BATCH_DTYPE)."""
     for p in range(P):
-        R.glory[p] = S.glory[p]
-        R.stats[p] = S.stat[p]
-        R.path[p] = S.path[p]
+        copy1_nb(R.glory[p], S.glory[p])
+        copy1_nb(R.stats[p], S.stat[p])
+        copy1_nb(R.path[p], S.path[p])
         R.rage_end[p] = S.rage_end[p]
-        R.picks[p] = S.picks[p]
+        copy2_nb(R.picks[p], S.picks[p])
         R.rank[p] = S.rank[p]
         R.board_rag[p] = S.board_rag[p]
-        R.uses[p] = S.uses[p]
-        R.missions[p] = S.mission_n[p]
-        R.game_shape[p] = S.game_shape[p]
+        copy1_nb(R.uses[p], S.uses[p])
+        copy1_nb(R.missions[p], S.mission_n[p])
+        copy1_nb(R.game_shape[p], S.game_shape[p])
     R.n_turns = S.gs[G_TURNS]
     R.violation = S.gs[G_VIOLATION]
     for c in range(R.fired.shape[0]):
@@ -132,15 +136,3 @@ def _record_nb(S, R, P):
         R.gods[k] = S.god[k]
     for k in range(R.god_fired.shape[0]):
         R.god_fired[k] = S.god_fired[k]
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, out):
-    """Play len(seeds) games over numba threads; game g writes record out[g] (core.batch.BATCH_DTYPE).
-
-    Tarr: 1-element TABLES_DTYPE record array (a bare record cannot enter a prange body).
-    """
-    for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        lo, hi = c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])
-        buf = np.empty(1, STATE_DTYPE)  # one state per chunk, held until its games are recorded
-        play_chunk_nb(Tarr, seeds[lo:hi], kinds, params, check, out[lo:hi], buf)

@@ -52,6 +52,23 @@ def log_nb(S, ev, p, a, b, c, d, e):
     S.gs[G_LOG_N] = i + 1
 
 
+# Copies of a state row into a batch record, as loops: numba's slice assignment from an array
+# compiles a formatted shape-mismatch error, whose string code cost seconds of every cold compile.
+@njit(inline="always")
+def copy1_nb(dst, src):
+    """dst[i] = src[i] for every i of 1-D src (dst at least as long)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(inline="always")
+def copy2_nb(dst, src):
+    """dst[i, j] = src[i, j] for every cell of 2-D src (dst at least as large)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
 @canonical("p", "c")
 @njit(cache=True)
 def note_use_nb(S, p, c, how):

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.batch import BatchOut, batch_dtype, batch_out, new_batch_record, policy_arrays
+from ..core.threads import spread
 from .sweep import god_plan_for, sweep_combos  # noqa: F401  (god_plan_for: the sweep's plan)
 
 #: Valhalla's batch record: 256 cards, the god of each age, 8 god powers (core.batch.batch_dtype)
@@ -47,7 +48,8 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, perio
     Reward Card ids (-1 none) of the Rainbow Bridge. Without god_plan, game_ids (int64[G]) and the
     rotation period give the god sweep's plan (:func:`god_plan_for`).
     Raises RulesError for a player count outside 3..5."""
-    from .playout import play_batch_nb
+    from .playout import play_chunk_nb
+    from .state import VSTATE_DTYPE
     P = len(lineup)
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
@@ -56,7 +58,13 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, perio
         god_plan = god_plan_for(ruleset, game_ids, period)
     gin = game_inputs(G, P, god_plan, start, rewards)
     rec = new_batch_record(G, VBATCH_DTYPE)
-    play_batch_nb(ruleset.tables_arr, np.asarray(seeds, np.uint64), kinds, params, check, gin, rec)
+    seeds = np.asarray(seeds, np.uint64)
+
+    def play(lo: int, hi: int) -> None:
+        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, gin[lo:hi], rec[lo:hi],
+                      np.empty(1, VSTATE_DTYPE))
+
+    spread(G, play)
     return batch_out(rec, P)
 
 

@@ -1,10 +1,10 @@
-"""Complete Blood Rage: Valhalla games, one seeded game or numba-parallel batches (each game owns
+"""Complete Blood Rage: Valhalla games, one seeded game or a slice of a batch (core.threads spreads the slices) (each game owns
 its random stream: results do not depend on thread count or batch size)."""
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import enums as E
 from ..core.draft_rules import focal_seat_nb
+from ..core.record import copy1_nb, copy2_nb
 from .engine import (
     action_phase_nb,
     draft_nb,
@@ -26,7 +26,6 @@ from .state import (
     G_PHASE,
     G_TURNS,
     G_VIOLATION,
-    VSTATE_DTYPE,
     init_state_nb,
     log_nb,
 )
@@ -72,22 +71,19 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on, gin):
         S.gs[G_VIOLATION] = INV_UNFINISHED
 
 
-CHUNK = 8  #: as the base engine's (small batches spread over the threads)
-
-
 @njit(cache=True)
 def _record_nb(S, R, P):
     """Copy a finished game's results from S to its batch record R (api.VBATCH_DTYPE); board_rag
     holds the figures on the board when Prove Valor begins."""
     for p in range(P):
-        R.glory[p] = S.glory[p]
-        R.stats[p] = S.stat[p]
-        R.path[p] = S.path[p]
+        copy1_nb(R.glory[p], S.glory[p])
+        copy1_nb(R.stats[p], S.stat[p])
+        copy1_nb(R.path[p], S.path[p])
         R.rage_end[p] = S.rage_end[p]
-        R.picks[p] = S.picks[p]
+        copy2_nb(R.picks[p], S.picks[p])
         R.rank[p] = S.rank[p]
         R.board_rag[p] = S.board_valor[p]
-        R.uses[p] = S.uses[p]
+        copy1_nb(R.uses[p], S.uses[p])
     R.n_turns = S.gs[G_TURNS]
     R.violation = S.gs[G_VIOLATION]
     for c in range(R.fired.shape[0]):
@@ -98,7 +94,7 @@ def _record_nb(S, R, P):
         R.god_fired[k] = S.god_fired[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
     """One game per seed of a chunk (setup games[i], record out[i]) on the state buffer ``buf``
     (1-element VSTATE_DTYPE array, allocated and held by the caller: see the base engine's)."""
@@ -108,13 +104,3 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
         S = buf[0]
         play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, games[g])
         _record_nb(S, out[g], kinds.shape[0])
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch_nb(Tarr, seeds, kinds, params, check, games, out):
-    """Play len(seeds) games over numba threads; game g starts from setup record games[g]
-    (api.GAME_IN_DTYPE) and writes record out[g] (api.VBATCH_DTYPE)."""
-    for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        lo, hi = c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0])
-        buf = np.empty(1, VSTATE_DTYPE)  # one state per chunk, held until its games are recorded
-        play_chunk_nb(Tarr, seeds[lo:hi], kinds, params, check, games[lo:hi], out[lo:hi], buf)

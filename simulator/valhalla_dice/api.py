@@ -11,6 +11,7 @@ import numpy as np
 from ..core import enums as E
 from ..core.batch import BatchOut, game_plan, new_batch_out, rotated, rotation_period
 from ..core.loading import RulesError
+from ..core.threads import spread
 from . import dice as D
 from .battle import ARM_DP
 from .policy import VD_ARM
@@ -219,12 +220,19 @@ def play_game(rs: Ruleset, lineup, seed: int, log: bool = True, check: bool = Tr
 def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
     """One game per seed (uint64[G]); seat i plays lineup[i] = (kind, params); this engine's own
     per-game results (:class:`Results`)."""
-    from .playout import play_batch_nb
+    from .playout import play_chunk_nb
+    from .state import VDSTATE_DTYPE
     rs.check_players(len(lineup))
     kinds, params = lineup_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     out = new_results(len(seeds), len(lineup))
-    play_batch_nb(rs.tables_arr, rs.dice_for(params), seeds, kinds, params, check, out)
+    dts = rs.dice_for(params)
+
+    def play(lo: int, hi: int) -> None:
+        play_chunk_nb(rs.tables_arr, dts, seeds, kinds, params, (lo, hi, 1 if check else 0), out,
+                      np.empty(1, VDSTATE_DTYPE))
+
+    spread(len(seeds), play)
     return out
 
 

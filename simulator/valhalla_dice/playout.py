@@ -1,10 +1,10 @@
 """Complete Valhalla dice games: one seeded game, or numba-parallel batches (each game owns its
 random stream, so results do not depend on thread count or batch size)."""
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.draft_rules import focal_seat_nb
-from ..core.record import G_CAPPED, G_CHECK, G_FOCAL, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, log_nb, record_violation_nb
+from ..core.record import G_CAPPED, G_CHECK, G_FOCAL, G_LOG_ON, G_NP, G_TURNS, G_VIOLATION, copy1_nb, log_nb, record_violation_nb
 from .engine import setup_nb, turn_nb
 from .fight import ragnarok_nb
 from .jarls import J_SHIELD_GLORY, ROLE_RAGNAROK, ability_arg_nb
@@ -21,7 +21,6 @@ from .state import (
     G_FINAL_LEFT,
     G_GREY,
     G_OVER,
-    VDSTATE_DTYPE,
 )
 from .tables import O_RAGNAROK_ORDER
 
@@ -179,10 +178,7 @@ def end_game_nb(T, S, dts, first, kinds, params):
     score_nb(T, S, shield_glory)
 
 
-CHUNK = 8
-
-
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf):
     """Games span[0]..span[1]-1 of a batch (span: first, end, check as 1/0) on the state buffer
     ``buf`` (1-element VDSTATE_DTYPE array, allocated and held by the caller: see the base
@@ -200,8 +196,8 @@ def play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf):
                 out.cnt[g, p, k] = S.cnt[p, k]
             out.jarl[g, p] = S.jarl[p]
             out.own[g, p] = S.own_shields[p]
-            out.opening[g, p, :] = S.opening[p, :]
-            out.played[g, p, :] = S.played[p, :]
+            copy1_nb(out.opening[g, p], S.opening[p])
+            copy1_nb(out.played[g, p], S.played[p])
             for i in range(S.valhalla_n[p]):
                 k = T.clan[S.valhalla[p, i]]
                 if 0 <= k < out.vclan.shape[2]:
@@ -209,13 +205,3 @@ def play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf):
         out.turns[g] = S.gs[G_TURNS]
         out.end[g] = S.gs[G_END]
         out.violation[g] = S.gs[G_VIOLATION]
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch_nb(Tarr, dts, seeds, kinds, params, check, out):
-    """len(seeds) games over numba threads (Tarr: the 1-element tables array; dts: the DP's dice
-    tables, one flat tuple from api.Ruleset.dice_for); out: api.Results."""
-    for c in prange((seeds.shape[0] + CHUNK - 1) // CHUNK):
-        span = (c * CHUNK, min((c + 1) * CHUNK, seeds.shape[0]), 1 if check else 0)
-        buf = np.empty(1, VDSTATE_DTYPE)  # one state per chunk, held until its games are recorded
-        play_chunk_nb(Tarr, dts, seeds, kinds, params, span, out, buf)

@@ -1,0 +1,82 @@
+"""Games of one batch spread over threads, each thread playing slices in a compiled kernel
+that releases the GIL (``nogil=True``).
+
+This replaces a ``prange`` batch kernel: numba compiles a parallel kernel as a gufunc whose
+library links, re-optimises and re-emits the whole engine twice more, a tenth of the engine's
+cold compile; threads over a serial kernel compile nothing extra and play the same games
+(a game is a function of its seed only, and each writes its own record).
+
+The thread count is numba's (``numba.get_num_threads()`` of the calling thread, so
+``--threads`` and ``numba.set_num_threads`` keep their meaning). Slices are handed out in
+order from a shared queue, several per thread, so a thread that drew short games takes more.
+Python runs once per slice (a few dozen per batch), never per game.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+SLICES_PER_THREAD = 8  #: slices per thread and batch: balance against Python per slice
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(1, numba.config.NUMBA_NUM_THREADS - 1),
+                                       thread_name_prefix="volva-play")
+        return _pool
+
+
+def slices(n: int, threads: int, least: int) -> list[tuple[int, int]]:
+    """Contiguous (lo, hi) slices covering 0..n-1: about SLICES_PER_THREAD per thread, each at
+    least ``least`` games (the last may be shorter)."""
+    size = max(least, -(-n // (threads * SLICES_PER_THREAD)))
+    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+
+
+def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
+    """Call ``play(lo, hi)`` once for every slice of games 0..n-1, on numba.get_num_threads()
+    threads (the caller's among them). ``play`` must write only the records lo..hi-1 and release
+    the GIL while it plays. The first exception any slice raises is raised here, after the
+    threads have stopped taking slices."""
+    threads = numba.get_num_threads()
+    todo = slices(n, threads, least)
+    if threads == 1 or len(todo) <= 1:
+        for lo, hi in todo:
+            play(lo, hi)
+        return
+    queue = iter(todo)
+    take = threading.Lock()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            with take:
+                nxt = next(queue, None)
+            if nxt is None:
+                return
+            try:
+                play(*nxt)
+            except BaseException:
+                stop.set()
+                raise
+
+    helpers = [_executor().submit(worker) for _ in range(min(threads, len(todo)) - 1)]
+    try:
+        worker()
+    finally:
+        stop_error = None
+        for f in helpers:
+            try:
+                f.result()
+            except BaseException as exc:  # noqa: BLE001 - re-raised below, first one wins
+                stop_error = stop_error or exc
+    if stop_error is not None:
+        raise stop_error

@@ -1,0 +1,47 @@
+"""core.threads.spread: the slices of a batch cover every game once, on numba's thread count,
+and an error in any slice reaches the caller (the engines' batch path, issue 14)."""
+import threading
+import time
+
+import numba
+import pytest
+
+from volva.simulator.core.threads import SLICES_PER_THREAD, slices, spread
+
+
+@pytest.mark.parametrize("n,threads,least", [(0, 2, 8), (1, 2, 8), (40, 2, 8), (20_000, 2, 8), (1001, 3, 8), (7, 1, 8)])
+def test_slices_cover_each_game_once(n, threads, least):
+    s = slices(n, threads, least)
+    covered = [g for lo, hi in s for g in range(lo, hi)]
+    assert covered == list(range(n))
+    assert all(hi - lo >= least for lo, hi in s[:-1])
+    assert len(s) <= max(1, threads * SLICES_PER_THREAD)
+
+
+def test_spread_plays_every_slice_once_on_several_threads():
+    calls, names = [], set()
+    lock = threading.Lock()
+
+    def play(lo, hi):
+        with lock:
+            calls.append((lo, hi))
+            names.add(threading.current_thread().name)
+        time.sleep(0.005)  # releases the GIL, as the nogil kernels do
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        spread(1000, play)
+    finally:
+        numba.set_num_threads(old)
+    assert sorted(calls) == slices(1000, min(2, numba.config.NUMBA_NUM_THREADS), 8)
+    assert len(names) == min(2, numba.config.NUMBA_NUM_THREADS)  # the caller and one helper
+
+
+def test_spread_raises_the_error_of_a_slice():
+    def play(lo, hi):
+        if lo > 0:
+            raise ValueError(f"slice {lo}")
+
+    with pytest.raises(ValueError, match="slice"):
+        spread(1000, play)
