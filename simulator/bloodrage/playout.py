@@ -8,7 +8,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.draft_rules import focal_seat_nb
-from ..core.record import copy1_nb, copy2_nb
+from ..core.record import copy1_nb, copy2_nb, load_policies_nb
 from .gods import draw_gods_nb, place_gods_nb
 from .invariants import checkpoint_nb
 from .phases import (
@@ -100,18 +100,15 @@ def play_game_nb(T, S, seed, kinds, params, log_on, check_on):
 def play_chunk_nb(Tarr, seeds, kinds, params, check, out, buf):
     """Play one game per seed of a slice of a batch, game i into record out[i], on the state
     buffer ``buf`` (1-element STATE_DTYPE array); core.threads.spread runs the slices of a batch
-    on numba's thread count, the GIL released while they play. The caller allocates buf and holds it for the whole call: a
-    record (``buf[0]``) does not own its memory, and numba freed an array local to this function
+    on numba's thread count, the GIL released while they play. The caller allocates buf and
+    holds it for the whole call: a record (``buf[0]``) does not own its memory, and numba freed an array local to this function
     after its last use as an array while its record was still in use (a crash once malloc returns
     large blocks to the system at once, as Dask's workers make it do: MALLOC_TRIM_THRESHOLD_)."""
-    # Slice-local copies: every kernel call increfs its array arguments, and atomic
-    # refcounts on arrays shared by all threads serialise them.
-    my_kinds = kinds.copy()
-    my_params = params.copy()
+    P = load_policies_nb(buf[0], kinds, params)  # no reference counts on the way down
     for g in range(seeds.shape[0]):
         S = buf[0]
-        _game(Tarr[0], S, seeds[g], my_kinds, my_params, False, check)
-        _record_nb(S, out[g], kinds.shape[0])
+        _game(Tarr[0], S, seeds[g], S.pol_kind[:P], S.pol_params[:P], False, check)
+        _record_nb(S, out[g], P)
 
 
 @njit(cache=True)

@@ -86,6 +86,8 @@ STATE_DTYPE = np.dtype([
     ("glory_age0", np.int32, (P5,)),  # total Glory when this age began
     ("mission_n", np.int8, (P5, E.MAX_MISSIONS)),  # ages in which each mission was completed
     ("rs", np.uint64, (1,)),  # random stream state
+    ("pol_kind", np.int8, (P5,)),  # the seats' policy kinds, for the batch path (play_chunk_nb)
+    ("pol_params", np.float64, (P5, E.N_PARAMS)),  # and their parameters
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
 ], align=True)
 

@@ -2,7 +2,8 @@
 
 Each engine's state record starts with ``gs`` (int32[N_GS]): indices 0..N_HEADER-1 mean the
 same in every engine (below); an engine numbers its own scalars from N_HEADER on. Both records
-carry ``log`` (int32[LOG_ROWS, LOG_WIDTH]) and ``uses`` (int16[P5, MAX_USES]) with ``use_n``.
+carry ``log`` (int32[LOG_ROWS, LOG_WIDTH]), ``uses`` (int16[P5, MAX_USES]) with ``use_n``, and
+the seats' policies ``pol_kind`` (int8[P5]) and ``pol_params`` (float64[P5, W]).
 """
 from numba import njit
 
@@ -67,6 +68,21 @@ def copy2_nb(dst, src):
     for i in range(src.shape[0]):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]
+
+
+@njit(inline="always")
+def load_policies_nb(S, kinds, params):
+    """Copy the seats' policies (int8[P] kinds, float64[P, W] parameters) into the state's
+    ``pol_kind``/``pol_params``; returns P. The batch kernels pass the record's views to the game:
+    a view of a record owns no memory, so the kernels hand it on without the atomic reference
+    count every call costs an array argument (a fifth of a game's time; shared counts also
+    serialise the threads)."""
+    P = kinds.shape[0]
+    for p in range(P):
+        S.pol_kind[p] = kinds[p]
+        for k in range(params.shape[1]):
+            S.pol_params[p, k] = params[p, k]
+    return P
 
 
 @canonical("p", "c")

@@ -4,7 +4,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.draft_rules import focal_seat_nb
-from ..core.record import copy1_nb, copy2_nb
+from ..core.record import copy1_nb, copy2_nb, load_policies_nb
 from .engine import (
     action_phase_nb,
     draft_nb,
@@ -98,9 +98,8 @@ def _record_nb(S, R, P):
 def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
     """One game per seed of a chunk (setup games[i], record out[i]) on the state buffer ``buf``
     (1-element VSTATE_DTYPE array, allocated and held by the caller: see the base engine's)."""
-    my_kinds = kinds.copy()
-    my_params = params.copy()
+    P = load_policies_nb(buf[0], kinds, params)  # no reference counts on the way down
     for g in range(seeds.shape[0]):
         S = buf[0]
-        play_game_nb(Tarr[0], S, seeds[g], my_kinds, my_params, False, check, games[g])
-        _record_nb(S, out[g], kinds.shape[0])
+        play_game_nb(Tarr[0], S, seeds[g], S.pol_kind[:P], S.pol_params[:P], False, check, games[g])
+        _record_nb(S, out[g], P)

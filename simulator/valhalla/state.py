@@ -84,6 +84,8 @@ VSTATE_DTYPE = np.dtype([
     ("fired", np.int32, (E.VH_MAX_CARDS,)),
     ("god_fired", np.int32, (E.VH_N_GODS_MAX,)),
     ("rs", np.uint64, (1,)),
+    ("pol_kind", np.int8, (P5,)),  # the seats' policies, for the batch path (core.record.load_policies_nb)
+    ("pol_params", np.float64, (P5, E.VP_N)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
 ], align=True)
 
