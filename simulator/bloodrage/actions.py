@@ -28,7 +28,7 @@ from .pillage import pillage_nb
 from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
 from .state import G_NP, log_nb, note_use_nb
 
-MAX_ACTS = 512  #: capacity of the legal-action buffer
+MAX_ACTS = E.MAX_ACTS
 
 
 @njit(inline="always")  # tiny; one body per array type otherwise
@@ -106,8 +106,8 @@ def legal_actions_nb(T, S, p, acts):
     """
     n = 0
     rage = S.rage[p]
-    buf = np.empty(16, np.int64)
-    occ = np.empty(E.N_PROVINCES, np.int64)
+    buf = S.w_dest[:]
+    occ = S.w_occ[:]
     occupancy_nb(S, occ)
     if on_board_nb(S, p) < horns_nb(T, S, p):
         fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE)  # Frigga's Domain
@@ -285,8 +285,8 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
                 break
     if fig < 0 or S.loc[p, fig] != E.LOC_RESERVE or on_board_nb(S, p) >= horns_nb(T, S, p):
         return
-    dests = np.empty(16, np.int64)
-    occ = np.empty(E.N_PROVINCES, np.int64)
+    dests = S.w_dest[:]  # legal_actions_nb's are spent: the action is chosen
+    occ = S.w_occ[:]
     occupancy_nb(S, occ)
     nd = invade_dests_nb(T, S, p, fig, dests, occ)
     if nd > 0:

@@ -5,7 +5,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
-from .actions import MAX_ACTS, can_act_nb, do_action_nb, legal_actions_nb
+from .actions import can_act_nb, do_action_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
 from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
@@ -141,7 +141,7 @@ def action_phase_nb(T, S, kinds, params):
     for q in range(P):
         S.rage[q] = T.track[E.STAT_RAGE, S.stat[q, E.STAT_RAGE]]
         S.passed[q] = 0
-    acts = np.empty((MAX_ACTS, 3), np.int64)
+    acts = S.w_acts[:]
     q = S.gs[G_FIRST]
     turns = 0
     while True:

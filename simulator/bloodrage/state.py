@@ -89,6 +89,12 @@ STATE_DTYPE = np.dtype([
     ("pol_kind", np.int8, (P5,)),  # the seats' policy kinds, for the batch path (play_chunk_nb)
     ("pol_params", np.float64, (P5, E.N_PARAMS)),  # and their parameters
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
+    # Work buffers: scratch space with no meaning between calls, never reset. A kernel's own
+    # np.empty array carries a reference count that every call passing it on bumps with an atomic
+    # instruction (a quarter of a game's time); a view of a record field has none.
+    ("w_acts", np.int64, (E.MAX_ACTS, 3)),  # legal actions of the clan to act (action_phase_nb)
+    ("w_occ", np.int64, (E.N_PROVINCES,)),  # occupancy_nb (legal_actions_nb, upgrade_nb)
+    ("w_dest", np.int64, (16,)),  # invade destinations, upgrade slots (legal_actions_nb, upgrade_nb)
 ], align=True)
 
 

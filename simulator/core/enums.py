@@ -316,6 +316,7 @@ RAISE_REWARD = 0  #: raise from a pillage reward
 RAISE_QUEST = 1  #: raise from a quest
 RAISE_CARD = 2  #: raise from a card text
 
+MAX_ACTS = 512  #: capacity of the legal-action buffer (bloodrage.actions.legal_actions_nb)
 MAX_HAND = 24  #: hand capacity
 MAX_QUESTS = 16  #: committed quests capacity
 MAX_DECK = 48  #: age deck capacity
