@@ -18,7 +18,7 @@ from .board import (
     monster_card_nb,
     occupancy_nb,
     on_board_nb,
-    present_nb,
+    presence_mask_nb,
     upgrade_cost_nb,
     upgrade_with_op_nb,
 )
@@ -151,8 +151,9 @@ def legal_actions_nb(T, S, p, acts):
                 n = _add(acts, n, E.A_UPGRADE, i, buf[k])
     ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE)  # Tyr's Challenge: pillaged provinces too
     ch_ok = ch >= 0 and rage >= op_arg_nb(T, ch, E.OP_CHALLENGE)
+    here = presence_mask_nb(T, S, p)
     for pr in range(E.N_PROVINCES):
-        if S.destroyed[pr] == 0 and present_nb(T, S, p, pr):
+        if S.destroyed[pr] == 0 and (here >> pr) & 1:
             if S.pillaged[pr] == 0:
                 n = _add(acts, n, E.A_PILLAGE, pr, 0)
             elif ch_ok:

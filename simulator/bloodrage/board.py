@@ -2,6 +2,7 @@
 
 Small pure kernels over (T: tables record, S: state record); none mutate the state.
 """
+import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -24,9 +25,10 @@ def card_op_index_nb(T, c, op):
 @njit(cache=True)
 def upgrade_with_op_nb(T, S, p, op):
     """Card id of clan p's upgrade carrying opcode ``op``, or -1."""
+    bit = np.int64(1) << op
     for s in range(E.N_SLOTS):
         c = S.upg[p, s]
-        if c >= 0 and card_op_index_nb(T, c, op) >= 0:
+        if c >= 0 and T.card_opmask[c] & bit:
             return c
     return -1
 
@@ -119,6 +121,37 @@ def present_nb(T, S, p, prov):
         if l == prov or (floc >= 0 and l == floc):
             return True
     return False
+
+
+@njit(cache=True)
+def presence_mask_nb(T, S, p):
+    """present_nb for every province at once: bit ``prov`` set where clan p has a figure in prov
+    or a Ship in its supporting fjord (int64 bitmask; one pass over the figures)."""
+    at = 0  # provinces with a figure of p
+    fj = 0  # fjords with a figure of p
+    for f in range(E.NFIG):
+        l = S.loc[p, f]
+        if 0 <= l < E.N_PROVINCES:
+            at |= np.int64(1) << l  # int64 shifts in plain Python too (NUMBA_DISABLE_JIT: l is int8)
+        elif E.LOC_FJORD0 <= l < E.LOC_FJORD0 + E.N_FJORDS:
+            fj |= np.int64(1) << (l - E.LOC_FJORD0)
+    if fj != 0:
+        for prov in range(E.N_PROVINCES):
+            k = T.prov_fjord[prov]
+            if k >= 0 and (fj >> k) & 1:
+                at |= np.int64(1) << prov
+    return at
+
+
+@canonical("p")
+@njit(cache=True)
+def enemy_mask_nb(T, S, p):
+    """has_enemy_nb for every province at once: the union of the other clans' presence masks."""
+    m = 0
+    for q in range(S.gs[G_NP]):
+        if q != p:
+            m |= presence_mask_nb(T, S, q)
+    return m
 
 
 @njit(cache=True)

@@ -15,10 +15,12 @@ from ..core.script import script_pop_nb
 from .board import (
     card_value_nb,
     clan_str_nb,
+    enemy_mask_nb,
     fig_str_nb,
     free_villages_nb,
     has_enemy_nb,
     max_enemy_str_nb,
+    presence_mask_nb,
     present_nb,
     upgrade_cost_nb,
     warrior_str_nb,
@@ -184,18 +186,31 @@ def best_card_value_nb(T, S, p):
 def pillage_worth_nb(T, S, p, prov, params):
     """Greedy's score for pillaging prov now (> 0: worth it): unopposed, or its STR plus its best
     card beats the strongest enemy plus an assumed card by the margin."""
-    if not has_enemy_nb(T, S, p, prov):
+    return _pillage_worth(T, S, p, prov, params, has_enemy_nb(T, S, p, prov), best_card_value_nb(T, S, p))
+
+
+@njit(inline="always")  # the body of pillage_worth_nb, its clan-wide terms given
+def _pillage_worth(T, S, p, prov, params, enemy, best_card):
+    if not enemy:
         return 10.0 + token_worth_nb(S.token[prov])
-    mine = clan_str_nb(T, S, p, prov) + best_card_value_nb(T, S, p)
+    mine = clan_str_nb(T, S, p, prov) + best_card
     theirs = max_enemy_str_nb(T, S, p, prov) + params[E.P_OPP_CARD]
     if mine >= theirs + params[E.P_PILLAGE_MARGIN]:
         return 8.0 + token_worth_nb(S.token[prov])
     return NEG
 
 
+@njit(inline="always")
+def _action_view(T, S, p):
+    """What _action_score reads of clan p's position, the same for every action of one decision."""
+    return presence_mask_nb(T, S, p), enemy_mask_nb(T, S, p), best_card_value_nb(T, S, p)
+
+
 @canonical("p")
 @njit(cache=True)
-def _action_score(T, S, p, t, a, b, params):
+def _action_score(T, S, p, t, a, b, params, view):
+    """Greedy's score of action (t, a, b); ``view``: _action_view(T, S, p), computed once per decision."""
+    present, enemies, best_card = view
     age = S.gs[G_AGE]
     doomed = S.doom[age - 1]
     late = S.rage[p] <= params[E.P_LATE_RAGE]
@@ -204,9 +219,9 @@ def _action_score(T, S, p, t, a, b, params):
     if t == E.A_QUEST:
         return 7.0
     if t == E.A_PILLAGE:
-        return pillage_worth_nb(T, S, p, a, params)
+        return _pillage_worth(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card)
     if t == E.A_CHALLENGE:
-        w = pillage_worth_nb(T, S, p, a, params)
+        w = _pillage_worth(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card)
         return w - 4.0 if w > 0 else NEG
     if t == E.A_SACRIFICE:
         return NEG
@@ -235,7 +250,7 @@ def _action_score(T, S, p, t, a, b, params):
             s = (6.0 if late else 0.5) + params[E.P_DOOM]
         elif S.pillaged[b] == 0:
             s += 0.5 * token_worth_nb(S.token[b])
-        if present_nb(T, S, p, b):
+        if (present >> b) & 1:
             s += 0.5
         s += 0.3 * fig_str_nb(T, S, p, a, b) if a != E.FIG_WARRIOR0 else 0.3
         return s
@@ -255,9 +270,10 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
     params = effective_params_nb(S, p, params)
+    view = _action_view(T, S, p)
     best, bs = 0, NEG - 1.0
     for i in range(n):
-        s = _action_score(T, S, p, acts[i, 0], acts[i, 1], acts[i, 2], params)
+        s = _action_score(T, S, p, acts[i, 0], acts[i, 1], acts[i, 2], params, view)
         if s > bs:
             best, bs = i, s
     return best
@@ -302,9 +318,10 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
         i = rand_int_nb(S.rs, nd + 1)
         return i if i < nd else -1
     params = effective_params_nb(S, p, params)
+    view = _action_view(T, S, p)
     best, bs = -1, 0.0
     for i in range(nd):
-        s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params)
+        s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params, view)
         if s > bs:
             best, bs = i, s
     return best

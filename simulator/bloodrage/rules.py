@@ -68,6 +68,7 @@ TABLES_DTYPE = np.dtype([
     ("card_op", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # opcode, OP_NONE = -1
     ("card_a", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # first parameter
     ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
+    ("card_opmask", np.int64, (MAX_CARDS,)),  # bit op set for each opcode of the card (from card_op)
     ("card_draft", np.int8, (MAX_CARDS,)),  # DRAFT_FREE / DRAFT_FORCED / DRAFT_BANNED (volva ablate)
     ("draft_one", np.int32),  # 1: the draft rules bind one clan per game (seat seed % P), one copy per age
     ("draft_rules", np.int32),  # 1 if any card_draft entry is not DRAFT_FREE
@@ -83,6 +84,10 @@ TABLES_DTYPE = np.dtype([
 ], align=True)
 
 
+# card_opmask holds one bit per opcode in an int64
+assert max(v for k, v in vars(E).items() if k.startswith("OP_") and isinstance(v, int)) < 63
+
+
 def make_tables(fields: dict) -> np.ndarray:
     """dict of arrays/scalars -> 1-element record array of TABLES_DTYPE (the kernels' tables)."""
     arr = np.rec.array(np.zeros(1, TABLES_DTYPE))
@@ -95,6 +100,9 @@ def make_tables(fields: dict) -> np.ndarray:
             rec[k] = v
         else:
             rec[k][: v.shape[0]] = v  # card tables fill the first n_cards rows
+    for k in range(E.MAX_EFFECTS):  # derived, so it cannot disagree with card_op
+        op = rec.card_op[:, k].astype(np.int64)
+        rec.card_opmask[:] |= np.where(op >= 0, np.left_shift(1, np.maximum(op, 0)), 0)
     return arr
 
 
