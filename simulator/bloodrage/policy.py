@@ -201,15 +201,23 @@ def _pillage_worth(T, S, p, prov, params, enemy, best_card):
 
 
 @njit(inline="always")
-def _action_view(T, S, p):
-    """What _action_score reads of clan p's position, the same for every action of one decision."""
-    return presence_mask_nb(T, S, p), enemy_mask_nb(T, S, p), best_card_value_nb(T, S, p)
+def _action_view(T, S, p, view, t):
+    """What _action_score reads of clan p's position, the same for every action of one decision:
+    (presence_mask_nb, enemy_mask_nb, best_card_value_nb) of p. ``view`` is the one so far, -1
+    where not yet computed: the enemies and the best card only once a pillage asks for them."""
+    present, enemies, best_card = view
+    if present < 0:
+        present = presence_mask_nb(T, S, p)
+    if enemies < 0 and (t == E.A_PILLAGE or t == E.A_CHALLENGE):
+        enemies = enemy_mask_nb(T, S, p)
+        best_card = best_card_value_nb(T, S, p)
+    return present, enemies, best_card
 
 
 @canonical("p")
 @njit(cache=True)
 def _action_score(T, S, p, t, a, b, params, view):
-    """Greedy's score of action (t, a, b); ``view``: _action_view(T, S, p), computed once per decision."""
+    """Greedy's score of action (t, a, b); ``view``: _action_view's for this decision."""
     present, enemies, best_card = view
     age = S.gs[G_AGE]
     doomed = S.doom[age - 1]
@@ -270,9 +278,10 @@ def choose_action_nb(T, S, p, acts, n, kind, params):
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
     params = effective_params_nb(S, p, params)
-    view = _action_view(T, S, p)
+    view = (-1, -1, -1)
     best, bs = 0, NEG - 1.0
     for i in range(n):
+        view = _action_view(T, S, p, view, acts[i, 0])
         s = _action_score(T, S, p, acts[i, 0], acts[i, 1], acts[i, 2], params, view)
         if s > bs:
             best, bs = i, s
@@ -318,7 +327,7 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
         i = rand_int_nb(S.rs, nd + 1)
         return i if i < nd else -1
     params = effective_params_nb(S, p, params)
-    view = _action_view(T, S, p)
+    view = _action_view(T, S, p, (-1, -1, -1), E.A_INVADE)
     best, bs = -1, 0.0
     for i in range(nd):
         s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params, view)
