@@ -56,6 +56,7 @@ def invade_dests_nb(T, S, p, f, out, occ):
     return n
 
 
+@canonical("p")
 @njit(cache=True)
 def can_act_nb(S, p):
     """True if clan p takes a turn now (DIGEST §1.5 Action): it has Rage and has not passed this

@@ -30,6 +30,7 @@ from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb, note_u
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
 
 
+@canonical("q")
 @njit(cache=True)
 def text_card_nb(T, S, q, op):
     """Card id among clan q's revealed cards carrying opcode op, its text not cancelled; -1 if none."""
@@ -215,6 +216,7 @@ def late_cards_nb(T, S, pillager, prov, part, kinds, params):
             return
 
 
+@canonical("q")
 @njit(cache=True)
 def kill_nb(T, S, q, f, cause, kinds, params, dead):
     """Destroy one figure in the battle and count it for the after-battle texts."""
@@ -403,6 +405,7 @@ def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
                 fired_nb(S, q, c, E.OP_ENEMIES_GLORY, T.card_a[c, k], enemy)
 
 
+@canonical("winner")
 @njit(cache=True)
 def god_battle_glory_nb(T, S, prov, part, winner, dead):
     """Gods' battle Glory (DIGEST §2): Thor, the winner gains thor_glory per enemy figure destroyed;

@@ -10,6 +10,7 @@ from ..core.canon import canonical
 from .state import G_NP
 
 
+@canonical("c")
 @njit(cache=True)
 def card_op_index_nb(T, c, op):
     """Index k of opcode ``op`` on card c, or -1."""
@@ -33,6 +34,7 @@ def upgrade_with_op_nb(T, S, p, op):
     return -1
 
 
+@canonical("p")
 @njit(cache=True)
 def monster_card_nb(S, p, f):
     """Card id of the Monster figure in slot f (FIG_MONSTER0..), or -1."""
@@ -50,6 +52,7 @@ def fig_kind_nb(f):
     return E.KIND_WARRIOR
 
 
+@canonical("p")
 @njit(cache=True)
 def is_shiplike_nb(T, S, p, f):
     """True for the Ship and for a Monster with as_ship (Sea Serpent, DIGEST §1.2)."""
@@ -94,6 +97,7 @@ def fjord_loc_of_nb(T, prov):
     return -1 if f < 0 else E.LOC_FJORD0 + f
 
 
+@canonical("p")
 @njit(cache=True)
 def clan_str_nb(T, S, p, prov):
     """Clan p's STR in province ``prov``: its figures there plus its Ships in the supporting fjord (DIGEST §1.2)."""
@@ -112,6 +116,7 @@ def clan_str_nb(T, S, p, prov):
     return total + warrior_str_nb(T, S, p, nw)
 
 
+@canonical("p")
 @njit(cache=True)
 def present_nb(T, S, p, prov):
     """True if clan p has a figure in prov or a Ship in its supporting fjord."""
@@ -123,6 +128,7 @@ def present_nb(T, S, p, prov):
     return False
 
 
+@canonical("p")
 @njit(cache=True)
 def presence_mask_nb(T, S, p):
     """present_nb for every province at once: bit ``prov`` set where clan p has a figure in prov
@@ -184,6 +190,7 @@ def free_villages_nb(T, S, prov):
     return T.prov_villages[prov] - occupied_nb(S, prov)
 
 
+@canonical("p")
 @njit(cache=True)
 def on_board_nb(S, p):
     """Clan p's figures on the board (provinces and fjords)."""
@@ -194,6 +201,7 @@ def on_board_nb(S, p):
     return n
 
 
+@canonical("p")
 @njit(cache=True)
 def horns_nb(T, S, p):
     """Most figures clan p may have on the board (Horns stat, DIGEST §1.4)."""
@@ -269,6 +277,7 @@ def max_enemy_str_nb(T, S, p, prov):
     return m
 
 
+@canonical("c")
 @njit(cache=True)
 def card_value_nb(T, c):
     """Printed +STR of card c in battle: battle cards their value, others 0 (X counts 0 here)."""

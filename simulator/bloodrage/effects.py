@@ -33,6 +33,7 @@ def fired_nb(S, p, c, op, amount, detail):
     log_nb(S, E.EV_TEXT, p, c, op, amount, detail, 0)
 
 
+@canonical("c")
 @njit(cache=True)
 def op_arg_nb(T, c, op):
     """First parameter of opcode op on card c (card must carry it)."""
@@ -91,6 +92,7 @@ def destroy_nb(T, S, p, f, cause, kinds, params):
     return True
 
 
+@canonical("n")
 @njit(cache=True)
 def release_glory_nb(T, S, p, n):
     """Release Valhalla: Loki's Domain/Eminence/Wrath, a Glory per figure released (each card counts)."""
@@ -102,6 +104,7 @@ def release_glory_nb(T, S, p, n):
             fired_nb(S, p, c, E.OP_RELEASE_GLORY, g, n)
 
 
+@canonical("p")
 @njit(cache=True)
 def glory_multiplier_nb(T, S, p, op, base, src):
     """Extra Glory from a "times a" upgrade (Odin's Inspiration on Ragnarök Glory, Odin's Throne on

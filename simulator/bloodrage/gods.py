@@ -16,6 +16,7 @@ from .policy import choose_option_nb
 from .state import log_nb
 
 
+@canonical("prov")
 @njit(cache=True)
 def god_here_nb(T, S, prov, power):
     """Slot (0/1) of a god with ``power`` on province prov, or -1 (always -1 with the module off)."""

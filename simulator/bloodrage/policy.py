@@ -30,6 +30,7 @@ from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
 NEG = -1e18
 
 
+@canonical("p")
 @njit(cache=True)
 def effective_params_nb(S, p, params):
     """The strategy's parameters for clan p now: its ordered rules (Geronimoo-style) are checked in
@@ -152,6 +153,7 @@ def _type_score_nb(T, c, params):
     return params[E.P_W_UPGRADE] * 1.5
 
 
+@canonical("n")
 @njit(cache=True)
 def draft_pick_nb(T, S, p, pack, n, kind, params):
     """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft). Script: a card id."""
