@@ -147,25 +147,25 @@ def reward_worth_nb(T, S, r):
 
 
 @njit(cache=True)
-def contest_score_nb(T, S, p, r, params):
-    """Greedy score of contesting r now (NEG if unwise)."""
-    if not contestable_nb(T, S, r) or count_in_nb(S, p, r) == 0:
+def contest_score_nb(T, S, p, r, params, cnt, st):
+    """Greedy score of contesting r now (NEG if unwise); cnt, st: board_view_nb's tables."""
+    if not contestable_nb(T, S, r) or cnt[p, r] == 0:
         return NEG
     if S.contests[p, r] >= 2:  # two failed contests there this age: free actions must not loop
         return NEG
     _, my_adj = best_adjacent_nb(T, S, p, r)
-    mine = str_in_nb(T, S, p, r) + my_adj + best_battle_value_nb(T, S, p)
+    mine = st[p, r] + my_adj + best_battle_value_nb(T, S, p)
     enemy = 0.0
     opposed = False
     for q in range(S.gs[G_NP]):
         if q == p:
             continue
-        n_in = count_in_nb(S, q, r)
+        n_in = cnt[q, r]
         f, s_adj = best_adjacent_nb(T, S, q, r)
         if n_in == 0 and f < 0:
             continue
         opposed = True
-        e = str_in_nb(T, S, q, r) + s_adj + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
+        e = st[q, r] + s_adj + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
         if e > enemy:
             enemy = e
     w = reward_worth_nb(T, S, r)
@@ -177,7 +177,23 @@ def contest_score_nb(T, S, p, r, params):
 
 
 @njit(cache=True)
-def summon_target_nb(T, S, p, params):
+def board_view_nb(T, S, cnt, st):
+    """cnt[q, r] = count_in_nb(S, q, r) and st[q, r] = str_in_nb(T, S, q, r) for every clan and
+    region, in one pass over the figures: what one greedy action decision reads of the board
+    (int64[P5, VH_MAX_REGIONS] each; rows past gs[G_NP] and columns past n_regions untouched)."""
+    for q in range(S.gs[G_NP]):
+        for r in range(T.n_regions):
+            cnt[q, r] = 0
+            st[q, r] = 0
+        for f in range(E.VH_NFIG):
+            r = S.loc[q, f]
+            if 0 <= r < T.n_regions:
+                cnt[q, r] += 1
+                st[q, r] += fig_str_nb(T, S, q, f)
+
+
+@njit(cache=True)
+def summon_target_nb(T, S, p, params, cnt, st):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
     where clan p is strongest relative to its rivals, next to god regions and Valhalla."""
     br, bs = -1, NEG
@@ -187,13 +203,13 @@ def summon_target_nb(T, S, p, params):
         s = 0.0
         if contestable_nb(T, S, r):
             s += reward_worth_nb(T, S, r) * 0.4
-            if count_in_nb(S, p, r) == 0:
+            if cnt[p, r] == 0:
                 s += 1.0
         rival = 0
         for q in range(S.gs[G_NP]):
             if q != p:
-                rival = max(rival, str_in_nb(T, S, q, r))
-        s -= 0.5 * max(rival - str_in_nb(T, S, p, r), 0)
+                rival = max(rival, st[q, r])
+        s -= 0.5 * max(rival - st[p, r], 0)
         for x in range(T.n_regions):  # next to a Prove Valor region
             if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
                 s += 0.3
@@ -204,7 +220,7 @@ def summon_target_nb(T, S, p, params):
 
 
 @njit(cache=True)
-def valor_region_nb(T, S, p, params):
+def valor_region_nb(T, S, p, params, cnt):
     """(source region, target region, score) for a March into a Prove Valor region (god or
     Valhalla) where clan p would reach the majority."""
     best_s, bsrc, bdst = NEG, -1, -1
@@ -215,19 +231,19 @@ def valor_region_nb(T, S, p, params):
         top = 0
         for q in range(S.gs[G_NP]):
             if q != p:
-                top = max(top, count_in_nb(S, q, dst))
-        mine = count_in_nb(S, p, dst)
+                top = max(top, cnt[q, dst])
+        mine = cnt[p, dst]
         for src in range(T.n_regions):
             if src == dst or T.adj[src, dst] == 0:
                 continue
-            n = count_in_nb(S, p, src)
+            n = cnt[p, src]
             if n == 0:
                 continue
             if S.god_at[src] >= 0 or src == T.valhalla:  # do not leave a Prove Valor majority it holds
                 top_src = 0
                 for q in range(S.gs[G_NP]):
                     if q != p:
-                        top_src = max(top_src, count_in_nb(S, q, src))
+                        top_src = max(top_src, cnt[q, src])
                 if n >= top_src:
                     continue
             tot = mine + n
@@ -248,10 +264,12 @@ def choose_action_nb(T, S, p, kind, params, out):
     rage = S.rage[p]
     if kind == E.VPOL_RANDOM:
         return _random_action_nb(T, S, p, out)
+    cnt, st = S.w_cnt[:], S.w_str[:]
+    board_view_nb(T, S, cnt, st)
     best = params[E.VP_PASS]
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
     for r in range(T.n_regions):
-        s = contest_score_nb(T, S, p, r, params)
+        s = contest_score_nb(T, S, p, r, params, cnt, st)
         if s > best:
             best = s
             out[0], out[1], out[2] = E.VA_CONTEST, r, 0
@@ -280,14 +298,14 @@ def choose_action_nb(T, S, p, kind, params, out):
             if s > fs:
                 fig, fs = f, s
     if fig >= 0:
-        r, s = summon_target_nb(T, S, p, params)
+        r, s = summon_target_nb(T, S, p, params, cnt, st)
         if r >= 0:
             s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)
             if s > best:
                 best = s
                 out[0], out[1], out[2] = E.VA_SUMMON, fig, r
     if rage >= 1:
-        src, dst, s = valor_region_nb(T, S, p, params)
+        src, dst, s = valor_region_nb(T, S, p, params, cnt)
         if src >= 0 and s > best:
             best = s
             out[0], out[1], out[2] = E.VA_MARCH, src, dst

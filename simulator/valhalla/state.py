@@ -87,6 +87,10 @@ VSTATE_DTYPE = np.dtype([
     ("pol_kind", np.int8, (P5,)),  # the seats' policies, for the batch path (core.record.load_policies_nb)
     ("pol_params", np.float64, (P5, E.VP_N)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
+    # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
+    # field carries no reference count, where an np.empty array passed on bumps one per call)
+    ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region (policy.board_view_nb)
+    ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
 ], align=True)
 
 
