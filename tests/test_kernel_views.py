@@ -59,3 +59,52 @@ def test_upgrade_with_op_agrees_with_a_scan_of_the_sheet(tables):
         for op in ops:
             want = next((int(c) for c in S.upg[0] if c >= 0 and op in tables.card_op[c]), -1)
             assert upgrade_with_op_nb(tables, S, 0, op) == want, op
+
+
+def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
+    """actions.greedy_action_nb (greedy scores each action as it lists it) lists what
+    legal_actions_nb lists and picks what policy.choose_action_nb picks from that list (DIGEST §1.5
+    Action), over random positions (scenario tables of test_scenario_legality), random reward
+    tokens and doomed provinces, and greedy parameter vectors around the built-in one."""
+    import random
+
+    from test_scenario_legality import _base, _position
+
+    from volva.simulator.bloodrage.actions import can_act_nb, greedy_action_nb, legal_actions_nb
+    from volva.simulator.bloodrage.policy import choose_action_nb
+    from volva.simulator.bloodrage.scenario import load_scenario
+    from volva.simulator.core.loading import ScenarioError
+    from volva.strategies.lineup import resolve_for
+
+    rng = random.Random(1414)
+    resolve = resolve_for("blood-rage")
+    sc0 = _base()
+    base = np.asarray(resolve("greedy")[1], np.float64)
+    acts, ref = np.zeros((E.MAX_ACTS, 3), np.int64), np.zeros((E.MAX_ACTS, 3), np.int64)
+    positions, decisions, types = 0, 0, set()
+    while positions < 400:
+        try:
+            sc = load_scenario("legality.toml", _position(rng, sc0), resolve)
+        except ScenarioError:
+            continue  # over Horns, or a figure where it cannot stand: draw again
+        positions += 1
+        T, S = sc.T, sc.S
+        S.token[:] = [rng.randrange(3) for _ in range(S.token.shape[0])]
+        S.doom[:] = [rng.randrange(E.N_PROVINCES) for _ in range(S.doom.shape[0])]
+        for p in range(sc.P):
+            if not can_act_nb(S, p):
+                continue
+            params = base.copy()
+            params[E.P_DOOM] = rng.choice([0.0, 1.0, 3.0])
+            params[E.P_LATE_RAGE] = rng.choice([0.0, 2.0, 9.0])
+            params[E.P_PASS_RAGE] = rng.choice([-1.0, 0.0, 4.0, 8.0])
+            params[E.P_PILLAGE_MARGIN] = rng.choice([-3.0, 0.0, 2.0])
+            n_ref = legal_actions_nb(T, S, p, ref)
+            i_ref = choose_action_nb(T, S, p, ref, n_ref, E.POL_GREEDY, params)
+            n, i = greedy_action_nb(T, S, p, acts, params)
+            assert n == n_ref and (acts[:n] == ref[:n]).all(), (positions, p)
+            assert i == i_ref, (positions, p, ref[i_ref].tolist(), acts[i].tolist())
+            decisions += 1
+            types.add(int(ref[i_ref, 0]))
+    # the positions did reach each kind of choice greedy makes
+    assert decisions > 300 and {E.A_INVADE, E.A_MARCH, E.A_UPGRADE, E.A_QUEST, E.A_PILLAGE, E.A_PASS} <= types, types

@@ -9,23 +9,45 @@ from numba import njit
 from ..core import enums as E
 from ..core.canon import canonical
 from .board import (
-    can_enter_nb,
+    enterable_nb,
     card_op_index_nb,
+    clan_opmask_nb,
+    enemy_mask_nb,
     fjord_loc_of_nb,
     horns_nb,
     invade_cost_nb,
     is_shiplike_nb,
+    may_enter_yggdrasil_nb,
     monster_card_nb,
     occupancy_nb,
     on_board_nb,
-    presence_mask_nb,
+    province_masks_nb,
     upgrade_cost_nb,
+    upgrade_cost_with_nb,
     upgrade_with_op_nb,
 )
 from .clan import discard_nb, take_from_hand_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .pillage import pillage_nb
-from .policy import choose_free_invade_nb, choose_march_nb, choose_option_nb, choose_yes_nb, pillage_worth_nb
+from .policy import (
+    NEG,
+    best_card_value_nb,
+    challenge_score,
+    choose_free_invade_nb,
+    choose_march_nb,
+    choose_option_nb,
+    choose_yes_nb,
+    decision_facts,
+    effective_params_nb,
+    invade_fjord_score,
+    invade_fjord_term,
+    invade_province_score,
+    invade_str_term,
+    march_score,
+    pillage_score,
+    pillage_worth_nb,
+    upgrade_score,
+)
 from .state import G_NP, log_nb, note_use_nb
 
 MAX_ACTS = E.MAX_ACTS
@@ -43,14 +65,16 @@ def _add(acts, n, t, a, b):
 def invade_dests_nb(T, S, p, f, out, occ):
     """Fill out with the locations figure f may invade (fjords for Ships, villages otherwise); returns count."""
     n = 0
-    if is_shiplike_nb(T, S, p, f):
+    ship = is_shiplike_nb(T, S, p, f)
+    ygg = may_enter_yggdrasil_nb(T, S, p, f)
+    if ship:
         for fj in range(E.N_FJORDS):
-            if can_enter_nb(T, S, p, f, E.LOC_FJORD0 + fj, occ):
+            if enterable_nb(T, S, E.LOC_FJORD0 + fj, occ, ship, ygg):
                 out[n] = E.LOC_FJORD0 + fj
                 n += 1
     else:
         for pr in range(E.N_PROVINCES):
-            if can_enter_nb(T, S, p, f, pr, occ):
+            if enterable_nb(T, S, pr, occ, ship, ygg):
                 out[n] = pr
                 n += 1
     return n
@@ -105,14 +129,36 @@ def legal_actions_nb(T, S, p, acts):
     Assumes can_act_nb(S, p) (a clan at 0 Rage, or one that passed, takes no action, DIGEST §1.5).
     Invade: one entry per distinct reserve figure (any one Warrior stands for all).
     """
+    return list_actions_nb(T, S, p, acts, S.pol_params[0], False)[0]
+
+
+@canonical("p")
+@njit(cache=True)
+def greedy_action_nb(T, S, p, acts, params):
+    """legal_actions_nb and greedy's choice among them in one pass: (count, index in acts) of the
+    action policy.choose_action_nb picks for clan p with ``params`` (float64[N_PARAMS]), each
+    action scored as it is listed, with the clan's position read once per decision."""
+    return list_actions_nb(T, S, p, acts, effective_params_nb(S, p, params), True)
+
+
+@canonical("p", bools=("scored",))
+@njit(cache=True)
+def list_actions_nb(T, S, p, acts, params, scored):
+    """legal_actions_nb's listing; with ``scored``, also the index of the best of greedy's scores
+    (policy._action_score's pieces; the first of equals; the first action when none beats NEG),
+    params being effective. Returns (count, index); index 0 when not scored."""
     n = 0
     rage = S.rage[p]
     buf = S.w_dest[:]
     occ = S.w_occ[:]
     occupancy_nb(S, occ)
+    ops = clan_opmask_nb(T, S, p)
+    at, here = province_masks_nb(T, S, p)
+    best, bs = 0, NEG - 1.0  # == NEG: a later action must beat NEG to be chosen
+    doomed, late = decision_facts(S, p, params) if scored else (-1, False)
     if on_board_nb(S, p) < horns_nb(T, S, p):
-        fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE)  # Frigga's Domain
-        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):
+        fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE) if _has(ops, E.OP_VALHALLA_INVADE) else -1
+        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):  # Frigga's Domain: from Valhalla too
             if src == E.LOC_VALHALLA and fd < 0:
                 continue
             warrior_seen = False
@@ -127,43 +173,80 @@ def legal_actions_nb(T, S, p, acts):
                 if cost > rage:
                     continue
                 nd = invade_dests_nb(T, S, p, f, buf, occ)
+                fjord_term, str_term = 0.0, 0.0
+                if scored and nd > 0:
+                    fjord_term = invade_fjord_term(f)
+                    str_term = invade_str_term(T, S, p, f, 0)  # its STR anywhere but in Yggdrasil
                 for i in range(nd):
-                    n = _add(acts, n, E.A_INVADE, f, buf[i])
+                    b = buf[i]
+                    if scored:
+                        if b >= E.LOC_FJORD0:
+                            sc = invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + fjord_term
+                        else:
+                            sc = invade_province_score(S, b, params, doomed, late, here) + \
+                                (invade_str_term(T, S, p, f, b) if b == E.YGGDRASIL else str_term)
+                        if sc > bs:
+                            best, bs = n, sc
+                    n = _add(acts, n, E.A_INVADE, f, b)
     if rage >= 1:
         for src in range(E.N_PROVINCES):
-            mine = False
-            for f in range(E.NFIG):
-                if S.loc[p, f] == src:
-                    mine = True
-                    break
-            if not mine:
+            if not (at >> src) & 1:
                 continue
             for dst in range(E.N_PROVINCES):
                 if dst != src and S.destroyed[dst] == 0 and T.prov_villages[dst] > occ[dst]:
+                    if scored:
+                        sc = march_score(S, src, dst, params, doomed, late)
+                        if sc > bs:
+                            best, bs = n, sc
                     n = _add(acts, n, E.A_MARCH, src, dst)
+    discount = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT) if _has(ops, E.OP_UPGRADE_DISCOUNT) else -1
     for i in range(S.hand_n[p]):
         c = S.hand[p, i]
         ct = T.card_type[c]
         if ct == E.CT_QUEST:
+            if scored and 7.0 > bs:
+                best, bs = n, 7.0
             n = _add(acts, n, E.A_QUEST, i, 0)
-        elif ct != E.CT_BATTLE and upgrade_cost_nb(T, S, p, c) <= rage:
+        elif ct != E.CT_BATTLE:
+            cost = upgrade_cost_with_nb(T, c, discount)
+            if cost > rage:
+                continue
             ns = slot_choices_nb(S, p, ct, buf)
             for k in range(ns):
+                if scored:
+                    sc = upgrade_score(T, c, S.upg[p, buf[k]], cost)
+                    if sc > bs:
+                        best, bs = n, sc
                 n = _add(acts, n, E.A_UPGRADE, i, buf[k])
-    ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE)  # Tyr's Challenge: pillaged provinces too
+    ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE) if _has(ops, E.OP_CHALLENGE) else -1  # Tyr's Challenge
     ch_ok = ch >= 0 and rage >= op_arg_nb(T, ch, E.OP_CHALLENGE)
-    here = presence_mask_nb(T, S, p)
+    enemies, best_card = -1, 0  # read at the first pillage scored
     for pr in range(E.N_PROVINCES):
         if S.destroyed[pr] == 0 and (here >> pr) & 1:
-            if S.pillaged[pr] == 0:
-                n = _add(acts, n, E.A_PILLAGE, pr, 0)
-            elif ch_ok:
-                n = _add(acts, n, E.A_CHALLENGE, pr, 0)
-    sc = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE)  # Frigga's Sacrifice
-    if sc >= 0 and on_board_nb(S, p) >= op_arg_nb(T, sc, E.OP_SACRIFICE) and \
+            t = E.A_PILLAGE if S.pillaged[pr] == 0 else (E.A_CHALLENGE if ch_ok else -1)
+            if t < 0:
+                continue
+            if scored:
+                if enemies < 0:
+                    enemies, best_card = enemy_mask_nb(T, S, p), best_card_value_nb(T, S, p)
+                sc = pillage_score(T, S, p, pr, params, (enemies >> pr) & 1 == 1, best_card)
+                if t == E.A_CHALLENGE:
+                    sc = challenge_score(sc)
+                if sc > bs:
+                    best, bs = n, sc
+            n = _add(acts, n, t, pr, 0)
+    sc_card = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE) if _has(ops, E.OP_SACRIFICE) else -1  # Frigga's Sacrifice
+    if sc_card >= 0 and on_board_nb(S, p) >= op_arg_nb(T, sc_card, E.OP_SACRIFICE) and \
             (S.stat[p, 0] < E.N_STEPS - 1 or S.stat[p, 1] < E.N_STEPS - 1 or S.stat[p, 2] < E.N_STEPS - 1):
-        n = _add(acts, n, E.A_SACRIFICE, 0, 0)
-    return _add(acts, n, E.A_PASS, 0, 0)
+        n = _add(acts, n, E.A_SACRIFICE, 0, 0)  # greedy: NEG, never chosen over the first action
+    if scored and params[E.P_PASS_RAGE] > bs:
+        best = n
+    return _add(acts, n, E.A_PASS, 0, 0), best
+
+
+@njit(inline="always")
+def _has(ops, op):
+    return (ops >> op) & 1 == 1
 
 
 @canonical("p", bools=("free",))

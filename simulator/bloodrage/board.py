@@ -36,6 +36,19 @@ def upgrade_with_op_nb(T, S, p, op):
 
 @canonical("p")
 @njit(cache=True)
+def clan_opmask_nb(T, S, p):
+    """Union of the opcode bitmasks (T.card_opmask) of clan p's upgrades: bit ``op`` is set when
+    upgrade_with_op_nb(T, S, p, op) >= 0 (int64; one pass over the sheet)."""
+    m = np.int64(0)
+    for s in range(E.N_SLOTS):
+        c = S.upg[p, s]
+        if c >= 0:
+            m |= T.card_opmask[c]
+    return m
+
+
+@canonical("p")
+@njit(cache=True)
 def monster_card_nb(S, p, f):
     """Card id of the Monster figure in slot f (FIG_MONSTER0..), or -1."""
     return S.upg[p, E.SLOT_MONSTER0 + f - E.FIG_MONSTER0]
@@ -133,6 +146,14 @@ def present_nb(T, S, p, prov):
 def presence_mask_nb(T, S, p):
     """present_nb for every province at once: bit ``prov`` set where clan p has a figure in prov
     or a Ship in its supporting fjord (int64 bitmask; one pass over the figures)."""
+    return province_masks_nb(T, S, p)[1]
+
+
+@canonical("p")
+@njit(cache=True)
+def province_masks_nb(T, S, p):
+    """(at, present) int64 bitmasks of clan p: bit ``prov`` of ``at`` where p has a figure in prov,
+    of ``present`` where it also counts a Ship in the supporting fjord (presence_mask_nb)."""
     at = 0  # provinces with a figure of p
     fj = 0  # fjords with a figure of p
     for f in range(E.NFIG):
@@ -141,12 +162,13 @@ def presence_mask_nb(T, S, p):
             at |= np.int64(1) << l  # int64 shifts in plain Python too (NUMBA_DISABLE_JIT: l is int8)
         elif E.LOC_FJORD0 <= l < E.LOC_FJORD0 + E.N_FJORDS:
             fj |= np.int64(1) << (l - E.LOC_FJORD0)
+    here = at
     if fj != 0:
         for prov in range(E.N_PROVINCES):
             k = T.prov_fjord[prov]
             if k >= 0 and (fj >> k) & 1:
-                at |= np.int64(1) << prov
-    return at
+                here |= np.int64(1) << prov
+    return at, here
 
 
 @canonical("p")
@@ -233,10 +255,17 @@ def invade_cost_nb(T, S, p, f):
 @njit(cache=True)
 def upgrade_cost_nb(T, S, p, c):
     """Rage to put upgrade card c on the clan sheet (free Monsters 0; Charm discount, not below 0)."""
+    return upgrade_cost_with_nb(T, c, upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT))
+
+
+@canonical("c", "d")
+@njit(cache=True)
+def upgrade_cost_with_nb(T, c, d):
+    """upgrade_cost_nb given the clan's discount card d (upgrade_with_op_nb's for
+    OP_UPGRADE_DISCOUNT, -1 for none): one look-up per decision instead of one per card."""
     v = T.card_value[c]
     if card_op_index_nb(T, c, E.OP_FREE_FIGURE) >= 0:
         v = 0
-    d = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT)
     if d >= 0:
         v -= T.card_a[d, card_op_index_nb(T, d, E.OP_UPGRADE_DISCOUNT)]
     return max(v, 0)
@@ -245,13 +274,25 @@ def upgrade_cost_nb(T, S, p, c):
 @njit(cache=True)
 def can_enter_nb(T, S, p, f, dest, occ):
     """May figure f be placed at ``dest`` by an invade (ignoring Rage and Horns)? occ: occupancy_nb."""
-    if is_shiplike_nb(T, S, p, f):
+    return enterable_nb(T, S, dest, occ, is_shiplike_nb(T, S, p, f), may_enter_yggdrasil_nb(T, S, p, f))
+
+
+@canonical("p")
+@njit(cache=True)
+def may_enter_yggdrasil_nb(T, S, p, f):
+    """True for a Monster whose card lets it invade Yggdrasil (DIGEST §1.7)."""
+    return f >= E.FIG_MONSTER0 and card_op_index_nb(T, monster_card_nb(S, p, f), E.OP_YGGDRASIL) >= 0
+
+
+@njit(inline="always")  # per destination; the figure's two facts are the caller's, once per figure
+def enterable_nb(T, S, dest, occ, shiplike, yggdrasil):
+    """can_enter_nb for a figure that is ``shiplike`` (fjords only) and may enter ``yggdrasil``."""
+    if shiplike:
         return dest >= E.LOC_FJORD0 and fjord_usable_nb(T, S, dest - E.LOC_FJORD0)
     if dest >= E.LOC_FJORD0:
         return False
-    if dest == E.YGGDRASIL:
-        if f < E.FIG_MONSTER0 or card_op_index_nb(T, monster_card_nb(S, p, f), E.OP_YGGDRASIL) < 0:
-            return False
+    if dest == E.YGGDRASIL and not yggdrasil:
+        return False
     return S.destroyed[dest] == 0 and T.prov_villages[dest] > occ[dest]
 
 

@@ -188,11 +188,11 @@ def best_card_value_nb(T, S, p):
 def pillage_worth_nb(T, S, p, prov, params):
     """Greedy's score for pillaging prov now (> 0: worth it): unopposed, or its STR plus its best
     card beats the strongest enemy plus an assumed card by the margin."""
-    return _pillage_worth(T, S, p, prov, params, has_enemy_nb(T, S, p, prov), best_card_value_nb(T, S, p))
+    return pillage_score(T, S, p, prov, params, has_enemy_nb(T, S, p, prov), best_card_value_nb(T, S, p))
 
 
 @njit(inline="always")  # the body of pillage_worth_nb, its clan-wide terms given
-def _pillage_worth(T, S, p, prov, params, enemy, best_card):
+def pillage_score(T, S, p, prov, params, enemy, best_card):
     if not enemy:
         return 10.0 + token_worth_nb(S.token[prov])
     mine = clan_str_nb(T, S, p, prov) + best_card
@@ -221,55 +221,98 @@ def _action_view(T, S, p, view, t):
 def _action_score(T, S, p, t, a, b, params, view):
     """Greedy's score of action (t, a, b); ``view``: _action_view's for this decision."""
     present, enemies, best_card = view
-    age = S.gs[G_AGE]
-    doomed = S.doom[age - 1]
-    late = S.rage[p] <= params[E.P_LATE_RAGE]
+    doomed, late = decision_facts(S, p, params)
     if t == E.A_PASS:
         return params[E.P_PASS_RAGE]
     if t == E.A_QUEST:
         return 7.0
     if t == E.A_PILLAGE:
-        return _pillage_worth(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card)
+        return pillage_score(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card)
     if t == E.A_CHALLENGE:
-        w = _pillage_worth(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card)
-        return w - 4.0 if w > 0 else NEG
+        return challenge_score(pillage_score(T, S, p, a, params, (enemies >> a) & 1 == 1, best_card))
     if t == E.A_SACRIFICE:
         return NEG
-    if t == E.A_UPGRADE:  # equal scores: the free slot wins, being listed first (slot_choices_nb)
+    if t == E.A_UPGRADE:
         c = S.hand[p, a]
-        old = S.upg[p, b]
-        if old >= 0 and T.card_value[old] >= T.card_value[c]:
-            return NEG
-        cost = upgrade_cost_nb(T, S, p, c)
-        ct = T.card_type[c]
-        base = 5.0 if ct == E.CT_MONSTER else (4.5 if ct == E.CT_WARRIOR else 3.0)
-        return base + 0.3 * T.card_value[c] - 0.4 * cost
+        return upgrade_score(T, c, S.upg[p, b], upgrade_cost_nb(T, S, p, c))
     if t == E.A_INVADE:
         if b >= E.LOC_FJORD0:
-            fj = b - E.LOC_FJORD0
-            s = 1.0
-            for k in range(2):
-                pr = T.fjord_prov[fj, k]
-                if S.destroyed[pr] == 0 and S.pillaged[pr] == 0:
-                    s += 1.2
-                if pr == doomed:
-                    s += 1.5 if late else -1.0
-            return s + (3.0 if a >= E.FIG_MONSTER0 else 0.0)
-        s = 3.0
-        if b == doomed:
-            s = (6.0 if late else 0.5) + params[E.P_DOOM]
-        elif S.pillaged[b] == 0:
-            s += 0.5 * token_worth_nb(S.token[b])
-        if (present >> b) & 1:
-            s += 0.5
-        s += 0.3 * fig_str_nb(T, S, p, a, b) if a != E.FIG_WARRIOR0 else 0.3
-        return s
+            return invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + invade_fjord_term(a)
+        return invade_province_score(S, b, params, doomed, late, present) + invade_str_term(T, S, p, a, b)
     if t == E.A_MARCH:
-        if b == doomed and a != doomed and (late or params[E.P_DOOM] > 2.0):
-            return 4.5 + params[E.P_DOOM]
-        if a == doomed and not late and S.pillaged[b] == 0:
-            return 2.5
+        return march_score(S, a, b, params, doomed, late)
+    return NEG
+
+
+# The pieces of _action_score, shared with actions.greedy_action_nb (which scores the actions as it
+# lists them): one formula each, so the two cannot drift apart. Inlined: they run per candidate.
+@njit(inline="always")
+def decision_facts(S, p, params):
+    """(doomed province of this age, clan p plays for the end: Rage <= P_LATE_RAGE)."""
+    return S.doom[S.gs[G_AGE] - 1], S.rage[p] <= params[E.P_LATE_RAGE]
+
+
+@njit(inline="always")
+def challenge_score(worth):
+    """Tyr's Challenge: a pillage's worth less the Rage it costs."""
+    return worth - 4.0 if worth > 0 else NEG
+
+
+@njit(inline="always")  # equal scores: the free slot wins, being listed first (slot_choices_nb)
+def upgrade_score(T, c, old, cost):
+    """Upgrade card c over card ``old`` (-1: a free slot) for ``cost`` Rage."""
+    if old >= 0 and T.card_value[old] >= T.card_value[c]:
         return NEG
+    ct = T.card_type[c]
+    base = 5.0 if ct == E.CT_MONSTER else (4.5 if ct == E.CT_WARRIOR else 3.0)
+    return base + 0.3 * T.card_value[c] - 0.4 * cost
+
+
+@njit(inline="always")
+def invade_fjord_score(T, S, fj, doomed, late):
+    """Invading fjord fj, before invade_fjord_term: its standing unpillaged provinces, the doomed one."""
+    s = 1.0
+    for k in range(2):
+        pr = T.fjord_prov[fj, k]
+        if S.destroyed[pr] == 0 and S.pillaged[pr] == 0:
+            s += 1.2
+        if pr == doomed:
+            s += 1.5 if late else -1.0
+    return s
+
+
+@njit(inline="always")
+def invade_fjord_term(f):
+    return 3.0 if f >= E.FIG_MONSTER0 else 0.0
+
+
+@njit(inline="always")
+def invade_province_score(S, b, params, doomed, late, present):
+    """Invading province b, before invade_str_term: doom, the reward token, presence."""
+    s = 3.0
+    if b == doomed:
+        s = (6.0 if late else 0.5) + params[E.P_DOOM]
+    elif S.pillaged[b] == 0:
+        s += 0.5 * token_worth_nb(S.token[b])
+    if (present >> b) & 1:
+        s += 0.5
+    return s
+
+
+@njit(inline="always")
+def invade_str_term(T, S, p, f, b):
+    # fig_str_nb reads a Warrior slot other than the first as if it were a Monster's (a known quirk
+    # of greedy's, kept: the games stay those of the golden digests)
+    return 0.3 * fig_str_nb(T, S, p, f, b) if f != E.FIG_WARRIOR0 else 0.3
+
+
+@njit(inline="always")
+def march_score(S, a, b, params, doomed, late):
+    """March from province a to b: towards the doomed province late, or out of it early."""
+    if b == doomed and a != doomed and (late or params[E.P_DOOM] > 2.0):
+        return 4.5 + params[E.P_DOOM]
+    if a == doomed and not late and S.pillaged[b] == 0:
+        return 2.5
     return NEG
 
 
