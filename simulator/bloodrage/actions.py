@@ -3,16 +3,15 @@
 legal_actions_nb lists every legal (type, a, b) for a clan; do_action_nb carries
 one out.  The engine's own legality check, used by the policies and by tests.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
 from ..core.canon import canonical
 from .board import (
-    enterable_nb,
     card_op_index_nb,
     clan_opmask_nb,
     enemy_mask_nb,
+    enterable_nb,
     fjord_loc_of_nb,
     horns_nb,
     invade_cost_nb,
@@ -61,7 +60,7 @@ def _add(acts, n, t, a, b):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def invade_dests_nb(T, S, p, f, out, occ):
     """Fill out with the locations figure f may invade (fjords for Ships, villages otherwise); returns count."""
     n = 0
@@ -88,7 +87,7 @@ def can_act_nb(S, p):
     return S.rage[p] > 0 and S.passed[p] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slot_choices_nb(S, p, ct, out):
     """Clan-sheet slots an upgrade of card type ct may go to (DIGEST §1.5 Upgrade: any slot of the
     type, free or occupied): the first empty one (empty slots of a type are alike), then every
@@ -142,7 +141,7 @@ def greedy_action_nb(T, S, p, acts, params):
 
 
 @canonical("p", bools=("scored",))
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def list_actions_nb(T, S, p, acts, params, scored):
     """legal_actions_nb's listing; with ``scored``, also the index of the best of greedy's scores
     (policy._action_score's pieces; the first of equals; the first action when none beats NEG),
@@ -316,7 +315,7 @@ def invade_destroy_nb(T, S, p, f, prov, kinds, params):
 def march_nb(T, S, p, src, dst, kinds, params):
     """March (DIGEST §1.5): pay 1 Rage, move some of p's figures from src to empty villages of dst."""
     S.rage[p] -= 1
-    cand = np.empty(E.NFIG, np.int64)
+    cand = S.w_cand[:]
     nc = 0
     for f in range(E.NFIG):
         if S.loc[p, f] == src:
@@ -417,7 +416,7 @@ def sacrifice_nb(T, S, p, kinds, params):
     """Frigga's Sacrifice: destroy a of your figures on the board (your choice; greedy: the weakest
     first) to raise one clan stat."""
     c = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE)
-    figs = np.empty(E.NFIG, np.int64)
+    figs = S.w_figs[:]
     for _ in range(op_arg_nb(T, c, E.OP_SACRIFICE)):
         n, g = 0, 0
         for f in range(E.NFIG):

@@ -6,7 +6,6 @@ lose) → losers' texts (Trickery, Poison) → the winner's cards (Poison beats
 Prowess) → Axes Glory and win texts → Backstab → losers destroyed and take their cards back →
 Loki's Blessing → after-battle Glory (Judgement, Valkyrie, Thor's Glory).
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -50,7 +49,8 @@ def card_values_nb(T, S, part, out):
     for every purpose); Heimdall's Sight the highest opposing card, such a Quest included
     (rulings R9; 0 if cancelled); other cards 0."""
     P = S.gs[G_NP]
-    qa = np.zeros(P, np.int64)
+    qa = S.w_qa[:]
+    qa[:] = 0
     for q in range(P):
         out[q] = 0
         for s in range(E.N_SLOTS):  # Tyr's Domain / Wrath: the best of them
@@ -143,7 +143,7 @@ def watch_nb(T, S, pillager, prov, part, kinds, params):
     cards; all revealed cards are discarded; every clan still holding cards plays again.
     Returns True if a Watch acted."""
     P = S.gs[G_NP]
-    vals = np.zeros(P, np.int64)
+    vals = S.w_vals[:]
     card_values_nb(T, S, part, vals)
     total = 0
     for q in range(P):
@@ -173,8 +173,8 @@ def late_cards_nb(T, S, pillager, prov, part, kinds, params):
     """Late cards (Heimdall's Eye, Gaze; DIGEST §1.6 step 4): from the pillager clockwise, round after
     round until nobody adds one. Greedy adds the smallest that makes it strictly strongest."""
     P = S.gs[G_NP]
-    opts = np.empty(E.MAX_HAND, np.int64)
-    vals = np.zeros(P, np.int64)
+    opts = S.w_opts[:]
+    vals = S.w_vals[:]
     while True:
         added = False
         for k in range(P):
@@ -254,7 +254,7 @@ def smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead):
     if tide < 0:
         return
     fired_nb(S, tide, text_card_nb(T, S, tide, E.OP_TIDE), E.OP_TIDE, 0, 0)
-    figs = np.empty(E.NFIG, np.int64)
+    figs = S.w_figs[:]
     for k in range(P):
         q = (pillager + k) % P
         n, g, gs = 0, 0, -1
@@ -470,7 +470,7 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     P = S.gs[G_NP]
     S.gs[G_IN_BATTLE] = 1
     S.gs[G_BATTLE_PROV] = prov
-    part = np.zeros(P, np.bool_)
+    part = S.w_part[:P]
     floc = fjord_loc_of_nb(T, prov)
     for q in range(P):
         part[q] = present_nb(T, S, q, prov)
@@ -484,9 +484,10 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
         if not watch_nb(T, S, pillager, prov, part, kinds, params):
             break
     late_cards_nb(T, S, pillager, prov, part, kinds, params)
-    dead = np.zeros(P, np.int64)
+    dead = S.w_dead[:P]
+    dead[:] = 0
     smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead)
-    cardv = np.zeros(P, np.int64)
+    cardv = S.w_cardv[:]
     card_values_nb(T, S, part, cardv)
     count_static_nb(T, S, prov, part, cardv)
     tyr = god_here_nb(T, S, prov, E.GP_TYR)  # Tyr (god): figures STR 0, only cards count
@@ -513,9 +514,10 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
             S.game_shape[q, E.SH_BATTLE_TIES] += 1 if nbest > 1 else 0
     if winner >= 0:
         S.game_shape[winner, E.SH_BATTLES_WON] += 1
-    texts = S.played.copy()  # the revealed cards, for the after-battle texts
-    texts_n = S.played_n.copy()
-    canc = S.cancelled.copy()
+    texts, texts_n, canc = S.w_texts[:], S.w_texts_n[:], S.w_canc[:]  # the revealed cards, for
+    texts[:] = S.played  # the after-battle texts
+    texts_n[:] = S.played_n
+    canc[:] = S.cancelled
     poisoner = -1
     if winner >= 0:
         poisoner = resolve_losers_texts_nb(T, S, pillager, winner, part)

@@ -193,7 +193,7 @@ def occupied_nb(S, prov):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def occupancy_nb(S, occ):
     """occ[prov] = figures of all clans in each province (one pass over the figures)."""
     occ[:] = 0

@@ -69,7 +69,7 @@ def move_gods_nb(T, S, p, prov, kinds, params):
     no god, not pillaged and not destroyed (if none, it stays). Greedy: where it is strongest."""
     if T.opts[E.OPT_GODS] == 0:
         return
-    dests = np.empty(E.N_PROVINCES, np.int64)
+    dests = S.w_prov[:]
     for k in range(2):
         if S.god[k] < 0 or S.god_loc[k] != prov:
             continue

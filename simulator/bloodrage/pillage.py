@@ -1,7 +1,6 @@
 """The Pillage action (DIGEST §1.5, §1.6): Call to Battle, the battle (battle.py) or the
 unopposed case, the reward and the texts of a successful pillage, and the gods' forced move.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -22,7 +21,7 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
     figure from an adjacent province into an empty village; rounds repeat until a full
     round of passes or no village is left."""
     P = S.gs[G_NP]
-    cand = np.empty(E.NFIG, np.int64)
+    cand = S.w_cand[:]
     while True:
         moved = False
         for k in range(1, P + 1):
@@ -87,7 +86,7 @@ def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
         else:
             text_raise_nb(T, S, p, lc, E.OP_LEADER_RAISE, kinds, params, -1)
     if card_op_index_nb(T, lc, E.OP_LEADER_MOVE) >= 0:
-        dests = np.empty(E.N_PROVINCES, np.int64)
+        dests = S.w_prov[:]
         n, g = 0, -1
         for pr in range(E.N_PROVINCES):
             if pr != prov and T.adj[prov, pr] == 1 and free_villages_nb(T, S, pr) > 0:
@@ -111,7 +110,8 @@ def pillage_nb(T, S, p, prov, kinds, params):
     log_nb(S, E.EV_PILLAGE, p, prov, S.token[prov], 0, 0, 0)
     S.game_shape[p, E.SH_PILLAGES] += 1
     call_to_battle_nb(T, S, p, prov, kinds, params)
-    fought = np.zeros((P, E.NFIG), np.bool_)
+    fought = S.w_fought[:P]
+    fought[:] = 0
     if has_enemy_nb(T, S, p, prov):
         winner, texts, texts_n, canc = battle_nb(T, S, p, prov, kinds, params, fought)
         ok = winner == p
@@ -122,9 +122,9 @@ def pillage_nb(T, S, p, prov, kinds, params):
         floc = fjord_loc_of_nb(T, prov)
         for f in range(E.NFIG):
             fought[p, f] = S.loc[p, f] == prov or (floc >= 0 and S.loc[p, f] == floc)
-        texts = S.played.copy()
-        texts_n = np.zeros(S.played_n.shape[0], np.int16)
-        canc = np.zeros(S.cancelled.shape[0], np.int8)
+        texts, texts_n, canc = S.w_texts[:], S.w_texts_n[:], S.w_canc[:]  # no card revealed
+        texts_n[:] = 0
+        canc[:] = 0
         ok = True
     if ok:
         S.game_shape[p, E.SH_PILLAGES_WON] += 1

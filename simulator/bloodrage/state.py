@@ -95,6 +95,20 @@ STATE_DTYPE = np.dtype([
     ("w_acts", np.int64, (E.MAX_ACTS, 3)),  # legal actions of the clan to act (action_phase_nb)
     ("w_occ", np.int64, (E.N_PROVINCES,)),  # occupancy_nb (legal_actions_nb, upgrade_nb)
     ("w_dest", np.int64, (16,)),  # invade destinations, upgrade slots (legal_actions_nb, upgrade_nb)
+    # the Pillage action's (one at a time: no pillage or battle starts inside another)
+    ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
+    ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice)
+    ("w_prov", np.int64, (E.N_PROVINCES,)),  # provinces to choose among (gods' move, Leader move)
+    ("w_fought", np.int8, (P5, E.NFIG)),  # 1: the figure is in the battle (pillage_nb)
+    ("w_texts", np.int16, (P5, 8)),  # the revealed cards whose texts act after the battle
+    ("w_texts_n", np.int16, (P5,)),
+    ("w_canc", np.int8, (P5,)),
+    ("w_part", np.int8, (P5,)),  # 1: the clan is in the battle
+    ("w_dead", np.int64, (P5,)),  # figures each clan lost in it
+    ("w_cardv", np.int64, (P5,)),  # card totals (battle_nb)
+    ("w_vals", np.int64, (P5,)),  # card totals (Heimdall's Watch, late cards)
+    ("w_qa", np.int64, (P5,)),  # Tyr's Domain/Wrath value (card_values_nb)
+    ("w_opts", np.int64, (E.MAX_HAND,)),  # late cards in hand
 ], align=True)
 
 
