@@ -9,10 +9,13 @@ import pytest
 
 from volva.simulator import engines
 from volva.simulator.bloodrage.board import (
+    board_view_nb,
     enemy_mask_nb,
     has_enemy_nb,
+    occupancy_nb,
     presence_mask_nb,
     present_nb,
+    province_masks_nb,
     upgrade_with_op_nb,
 )
 from volva.simulator.bloodrage.state import G_NP, new_state
@@ -33,8 +36,14 @@ def test_presence_masks_agree_with_present_nb_on_random_boards(tables):
         S.gs[G_NP] = P
         # every location code: provinces, fjords, reserve, Valhalla, out of play
         S.loc[:] = rng.integers(E.LOC_NONE, E.LOC_FJORD0 + E.N_FJORDS, size=S.loc.shape)
+        board_view_nb(tables, S)  # every clan's masks and the occupancy in one pass
+        occ = np.zeros(E.N_PROVINCES, np.int64)
+        occupancy_nb(S, occ)
+        assert (S.w_occ == occ).all()
         for p in range(P):
             mine, theirs = presence_mask_nb(tables, S, p), enemy_mask_nb(tables, S, p)
+            assert (S.w_here[p], S.w_at[p]) == (mine, province_masks_nb(tables, S, p)[0])
+            assert S.w_at[p] == sum(1 << int(prov) for prov in set(S.loc[p].tolist()) if 0 <= prov < E.N_PROVINCES)
             for prov in range(E.N_PROVINCES):
                 assert bool((mine >> prov) & 1) == present_nb(tables, S, p, prov), (p, prov)
                 assert bool((theirs >> prov) & 1) == has_enemy_nb(tables, S, p, prov), (p, prov)

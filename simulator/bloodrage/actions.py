@@ -8,9 +8,9 @@ from numba import njit
 from ..core import enums as E
 from ..core.canon import canonical
 from .board import (
+    board_view_nb,
     card_op_index_nb,
     clan_opmask_nb,
-    enemy_mask_nb,
     enterable_nb,
     fjord_loc_of_nb,
     horns_nb,
@@ -20,7 +20,6 @@ from .board import (
     monster_card_nb,
     occupancy_nb,
     on_board_nb,
-    province_masks_nb,
     upgrade_cost_nb,
     upgrade_cost_with_nb,
     upgrade_with_op_nb,
@@ -149,10 +148,10 @@ def list_actions_nb(T, S, p, acts, params, scored):
     n = 0
     rage = S.rage[p]
     buf = S.w_dest[:]
+    board_view_nb(T, S)
     occ = S.w_occ[:]
-    occupancy_nb(S, occ)
+    at, here = S.w_at[p], S.w_here[p]
     ops = clan_opmask_nb(T, S, p)
-    at, here = province_masks_nb(T, S, p)
     best, bs = 0, NEG - 1.0  # == NEG: a later action must beat NEG to be chosen
     doomed, late = decision_facts(S, p, params) if scored else (-1, False)
     if on_board_nb(S, p) < horns_nb(T, S, p):
@@ -226,8 +225,11 @@ def list_actions_nb(T, S, p, acts, params, scored):
             if t < 0:
                 continue
             if scored:
-                if enemies < 0:
-                    enemies, best_card = enemy_mask_nb(T, S, p), best_card_value_nb(T, S, p)
+                if enemies < 0:  # enemy_mask_nb
+                    enemies, best_card = 0, best_card_value_nb(T, S, p)
+                    for q in range(S.gs[G_NP]):
+                        if q != p:
+                            enemies |= S.w_here[q]
                 sc = pillage_score(T, S, p, pr, params, (enemies >> pr) & 1 == 1, best_card)
                 if t == E.A_CHALLENGE:
                     sc = challenge_score(sc)

@@ -126,7 +126,7 @@ def clan_str_nb(T, S, p, prov):
                 total += fig_str_nb(T, S, p, f, prov)
         elif floc >= 0 and l == floc:
             total += fig_str_nb(T, S, p, f, l)
-    return total + warrior_str_nb(T, S, p, nw)
+    return total + warrior_str_nb(T, S, p, nw) if nw > 0 else total  # no Warriors: no look-up
 
 
 @canonical("p")
@@ -162,13 +162,40 @@ def province_masks_nb(T, S, p):
             at |= np.int64(1) << l  # int64 shifts in plain Python too (NUMBA_DISABLE_JIT: l is int8)
         elif E.LOC_FJORD0 <= l < E.LOC_FJORD0 + E.N_FJORDS:
             fj |= np.int64(1) << (l - E.LOC_FJORD0)
-    here = at
+    return at, at | fjord_support(T, fj)
+
+
+@njit(inline="always")
+def fjord_support(T, fj):
+    """Provinces (int64 bitmask) supported by the fjords of bitmask fj (DIGEST §1.2)."""
+    here = np.int64(0)
     if fj != 0:
         for prov in range(E.N_PROVINCES):
             k = T.prov_fjord[prov]
             if k >= 0 and (fj >> k) & 1:
                 here |= np.int64(1) << prov
-    return at, here
+    return here
+
+
+@njit(cache=True, _nrt=False)
+def board_view_nb(T, S):
+    """occupancy_nb and every clan's province_masks_nb in one pass over the figures, into the
+    state's work buffers: S.w_occ[prov] figures in each province, S.w_at[q] and S.w_here[q] the
+    (at, present) bitmasks of clan q (int64). Read by the choice of an action (list_actions_nb)."""
+    for prov in range(E.N_PROVINCES):
+        S.w_occ[prov] = 0
+    for q in range(S.gs[G_NP]):
+        at = np.int64(0)
+        fj = np.int64(0)
+        for f in range(E.NFIG):
+            l = S.loc[q, f]
+            if 0 <= l < E.N_PROVINCES:
+                at |= np.int64(1) << l
+                S.w_occ[l] += 1
+            elif E.LOC_FJORD0 <= l < E.LOC_FJORD0 + E.N_FJORDS:
+                fj |= np.int64(1) << (l - E.LOC_FJORD0)
+        S.w_at[q] = at
+        S.w_here[q] = at | fjord_support(T, fj)
 
 
 @canonical("p")

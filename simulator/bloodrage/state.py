@@ -95,6 +95,8 @@ STATE_DTYPE = np.dtype([
     ("w_acts", np.int64, (E.MAX_ACTS, 3)),  # legal actions of the clan to act (action_phase_nb)
     ("w_occ", np.int64, (E.N_PROVINCES,)),  # occupancy_nb (legal_actions_nb, upgrade_nb)
     ("w_dest", np.int64, (16,)),  # invade destinations, upgrade slots (legal_actions_nb, upgrade_nb)
+    ("w_at", np.int64, (P5,)),  # board_view_nb: provinces with a figure of each clan (bitmask)
+    ("w_here", np.int64, (P5,)),  # and where each clan is present (a Ship's fjord counting)
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
     ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
     ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice)
