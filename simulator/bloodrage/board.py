@@ -182,20 +182,20 @@ def board_view_nb(T, S):
     """occupancy_nb and every clan's province_masks_nb in one pass over the figures, into the
     state's work buffers: S.w_occ[prov] figures in each province, S.w_at[q] and S.w_here[q] the
     (at, present) bitmasks of clan q (int64). Read by the choice of an action (list_actions_nb)."""
-    for prov in range(E.N_PROVINCES):
-        S.w_occ[prov] = 0
+    # branch-free per figure: a count and a bit for every loc code, shifted past the negative ones
+    n = S.w_loc_n
+    n[:] = 0
     for q in range(S.gs[G_NP]):
-        at = np.int64(0)
-        fj = np.int64(0)
+        m = np.int64(0)
         for f in range(E.NFIG):
-            l = S.loc[q, f]
-            if 0 <= l < E.N_PROVINCES:
-                at |= np.int64(1) << l
-                S.w_occ[l] += 1
-            elif E.LOC_FJORD0 <= l < E.LOC_FJORD0 + E.N_FJORDS:
-                fj |= np.int64(1) << (l - E.LOC_FJORD0)
+            k = S.loc[q, f] - E.LOC_NONE
+            m |= np.int64(1) << k
+            n[k] += 1
+        at = (m >> -E.LOC_NONE) & ((1 << E.N_PROVINCES) - 1)
         S.w_at[q] = at
-        S.w_here[q] = at | fjord_support(T, fj)
+        S.w_here[q] = at | fjord_support(T, (m >> (E.LOC_FJORD0 - E.LOC_NONE)) & ((1 << E.N_FJORDS) - 1))
+    for prov in range(E.N_PROVINCES):
+        S.w_occ[prov] = n[prov - E.LOC_NONE]
 
 
 @canonical("p")

@@ -22,11 +22,12 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
     round of passes or no village is left."""
     P = S.gs[G_NP]
     cand = S.w_cand[:]
+    free = free_villages_nb(T, S, prov)  # less one per figure called in (none leaves)
     while True:
         moved = False
         for k in range(1, P + 1):
             q = (pillager + k) % P
-            if free_villages_nb(T, S, prov) <= 0:
+            if free <= 0:
                 return
             nc = 0
             for f in range(E.NFIG):
@@ -42,6 +43,7 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
                 f = cand[i]
                 log_nb(S, E.EV_CALL, q, f, S.loc[q, f], prov, 0, 0)
                 S.loc[q, f] = prov
+                free -= 1
                 moved = True
         if not moved:
             return
