@@ -97,7 +97,6 @@ STATE_DTYPE = np.dtype([
     ("w_dest", np.int64, (16,)),  # invade destinations, upgrade slots (legal_actions_nb, upgrade_nb)
     ("w_at", np.int64, (P5,)),  # board_view_nb: provinces with a figure of each clan (bitmask)
     ("w_here", np.int64, (P5,)),  # and where each clan is present (a Ship's fjord counting)
-    ("w_loc_n", np.int64, (E.LOC_FJORD0 + E.N_FJORDS - E.LOC_NONE,)),  # and its figures per loc code
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
     ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
     ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice)
