@@ -117,3 +117,4 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
             types.add(int(ref[i_ref, 0]))
     # the positions did reach each kind of choice greedy makes
     assert decisions > 300 and {E.A_INVADE, E.A_MARCH, E.A_UPGRADE, E.A_QUEST, E.A_PILLAGE, E.A_PASS} <= types, types
+

@@ -153,7 +153,7 @@ def test_losing_monster_goes_to_valhalla():
     monster(S, 1, card(r, "Troll", 1), GIMLE)
     place(S, 0, E.FIG_LEADER, GIMLE)
     kinds, params = policies(2)
-    assert battle_nb(r.tables, S, 0, GIMLE, kinds, params, np.zeros((5, E.NFIG), np.bool_))[0] == 0
+    assert battle_nb(r.tables, S, 0, GIMLE, kinds, params, np.zeros((5, E.NFIG), np.bool_)) == 0
     assert S.loc[1, M0] == E.LOC_VALHALLA
     assert S.upg[1, E.SLOT_MONSTER0] == card(r, "Troll", 1)
 

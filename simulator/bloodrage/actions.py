@@ -251,7 +251,7 @@ def _has(ops, op):
 
 
 @canonical("p", bools=("free",))
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def invade_nb(T, S, p, f, dest, free, kinds, params):
     """Invade: put figure f (reserve, or Valhalla with Frigga's Domain) at dest, paying its cost unless
     ``free``; then the invade texts: Troll / Fire Giant, Frigga's Succor, Thor's Domain."""
@@ -288,7 +288,7 @@ def invade_nb(T, S, p, f, dest, free, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def invade_destroy_nb(T, S, p, f, prov, kinds, params):
     """Troll (a=0): destroy every enemy Warrior in the province; Fire Giant (a=1): every enemy
     non-Monster figure in it and in its supporting fjord (DIGEST §1.7)."""
@@ -313,7 +313,7 @@ def invade_destroy_nb(T, S, p, f, prov, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def march_nb(T, S, p, src, dst, kinds, params):
     """March (DIGEST §1.5): pay 1 Rage, move some of p's figures from src to empty villages of dst."""
     S.rage[p] -= 1
@@ -330,7 +330,7 @@ def march_nb(T, S, p, src, dst, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def upgrade_nb(T, S, p, hi, slot, kinds, params):
     """Upgrade (DIGEST §1.5): pay, place the card in ``slot`` (discarding the old one; a replaced
     Monster leaves the game), then offer the free invade with that kind of figure."""
@@ -382,7 +382,7 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_action_nb(T, S, p, t, a, b, kinds, params):
     """Carry out legal action (t, a, b) for clan p."""
     if t == E.A_INVADE:
@@ -413,7 +413,7 @@ def do_action_nb(T, S, p, t, a, b, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sacrifice_nb(T, S, p, kinds, params):
     """Frigga's Sacrifice: destroy a of your figures on the board (your choice; greedy: the weakest
     first) to raise one clan stat."""

@@ -42,7 +42,7 @@ def text_card_nb(T, S, q, op):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_values_nb(T, S, part, out):
     """out[q] = total value of the cards clan q revealed (DIGEST §1.6 step 3, §1.7):
     battle cards their +STR; a Quest card +a with Tyr's Domain/Wrath (a battle card of value a
@@ -81,7 +81,7 @@ def revealed_value_nb(T, c, qa):
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_round_nb(T, S, pillager, prov, part, kinds, params):
     """Every clan in the battle plays one card face down if it has any; all are revealed together.
     With Heimdall (god, DIGEST §2) in the province: face up, one at a time, from the pillager's
@@ -108,7 +108,7 @@ def play_round_nb(T, S, pillager, prov, part, kinds, params):
     S.gs[G_OPEN_PLAY] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def primacy_nb(T, S, part):
     """Thor's Primacy (DIGEST §1.7): it cancels the text of every opponent's card; two clans
     playing it cancel each other (and everyone else)."""
@@ -137,7 +137,7 @@ def primacy_nb(T, S, part):
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def watch_nb(T, S, pillager, prov, part, kinds, params):
     """Heimdall's Watch (DIGEST §1.7): every Watch player gains the total value of all revealed
     cards; all revealed cards are discarded; every clan still holding cards plays again.
@@ -168,7 +168,7 @@ def watch_nb(T, S, pillager, prov, part, kinds, params):
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def late_cards_nb(T, S, pillager, prov, part, kinds, params):
     """Late cards (Heimdall's Eye, Gaze; DIGEST §1.6 step 4): from the pillager clockwise, round after
     round until nobody adds one. Greedy adds the smallest that makes it strictly strongest."""
@@ -217,7 +217,7 @@ def late_cards_nb(T, S, pillager, prov, part, kinds, params):
 
 
 @canonical("q")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kill_nb(T, S, q, f, cause, kinds, params, dead):
     """Destroy one figure in the battle and count it for the after-battle texts."""
     if destroy_nb(T, S, q, f, cause, kinds, params):
@@ -225,7 +225,7 @@ def kill_nb(T, S, q, f, cause, kinds, params, dead):
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead):
     """Before STR is compared (DIGEST §1.7): Odin's Smite first (a Warrior of each opponent),
     then Odin's Tide (every clan keeps one figure of its choice, Ships included)."""
@@ -276,7 +276,7 @@ def smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead):
                 kill_nb(T, S, q, figs[i], E.CAUSE_CARD, kinds, params, dead)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blessing_nb(T, S, q, prov, kinds, params):
     """Loki's Blessing: a loser may invade the battle's province with a reserve Warrior for free
     (no further texts, rulings R18)."""
@@ -286,7 +286,7 @@ def blessing_nb(T, S, q, prov, kinds, params):
 
 
 @canonical("pillager", "winner")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_losers_texts_nb(T, S, pillager, winner, part):
     """Loki's Trickery (takes Rage from the winner before Tyr's Prowess is paid; losers from the
     pillager clockwise, DIGEST §1.6 step 4) and Poison: the first Poison loser clockwise from the
@@ -315,7 +315,7 @@ def resolve_losers_texts_nb(T, S, pillager, winner, part):
 
 
 @canonical("pillager", "winner")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def backstab_nb(T, S, pillager, winner, part):
     """Loki's Backstab: each losing clan, from the pillager clockwise (DIGEST §1.6 step 4), takes a
     Glory from the winner, after the winner's Axes Glory and win texts (rulings R20), never more
@@ -332,7 +332,7 @@ def backstab_nb(T, S, pillager, winner, part):
 
 
 @canonical("q", "best")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
     """The winner: its revealed cards go to a Poison loser, or are kept with Tyr's Prowess
     (a Rage each) or discarded; then Axes Glory and its cards' win texts."""
@@ -371,7 +371,7 @@ def resolve_winner_nb(T, S, q, prov, best, poisoner, kinds, params):
                 text_raise_nb(T, S, q, c, op, kinds, params, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
     """After-battle Glory: Odin's Judgement (every figure destroyed), Valkyrie (enemy figures,
     even if she died), Thor's Glory (at least b enemy figures)."""
@@ -406,7 +406,7 @@ def after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc):
 
 
 @canonical("winner")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def god_battle_glory_nb(T, S, prov, part, winner, dead):
     """Gods' battle Glory (DIGEST §2): Thor, the winner gains thor_glory per enemy figure destroyed;
     Loki, each losing clan gains its own Axes value as battle Glory."""
@@ -429,7 +429,7 @@ def god_battle_glory_nb(T, S, prov, part, winner, dead):
                 god_acts_nb(S, k, axes)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_static_nb(T, S, prov, part, cardv):
     """Count the static texts that shaped this battle's totals (S.fired): Heimdall's Sight worth
     more than 0, Tyr's Domain/Wrath on a revealed Quest, a Warrior upgrade with Warriors here,
@@ -463,10 +463,11 @@ def count_static_nb(T, S, prov, part, cardv):
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def battle_nb(T, S, pillager, prov, kinds, params, fought):
     """DIGEST §1.6 steps 3–6 with the texts of §1.7. ``fought[q, f]`` is set for every figure in
-    the battle when cards are played. Returns the winner, or -1 when the top totals tie (all lose)."""
+    the battle when cards are played. Returns the winner, or -1 when the top totals tie (all lose);
+    the cards revealed, for the texts of a successful pillage, in S.w_texts, w_texts_n, w_canc."""
     P = S.gs[G_NP]
     S.gs[G_IN_BATTLE] = 1
     S.gs[G_BATTLE_PROV] = prov
@@ -515,9 +516,11 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     if winner >= 0:
         S.game_shape[winner, E.SH_BATTLES_WON] += 1
     texts, texts_n, canc = S.w_texts[:], S.w_texts_n[:], S.w_canc[:]  # the revealed cards, for
-    texts[:] = S.played  # the after-battle texts
-    texts_n[:] = S.played_n
-    canc[:] = S.cancelled
+    for q in range(texts.shape[0]):  # the after-battle texts
+        texts_n[q] = S.played_n[q]
+        canc[q] = S.cancelled[q]
+        for j in range(texts.shape[1]):
+            texts[q, j] = S.played[q, j]
     poisoner = -1
     if winner >= 0:
         poisoner = resolve_losers_texts_nb(T, S, pillager, winner, part)
@@ -542,4 +545,4 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     after_battle_nb(T, S, part, fought, dead, texts, texts_n, canc)
     god_battle_glory_nb(T, S, prov, part, winner, dead)
     S.gs[G_IN_BATTLE] = 0
-    return winner, texts, texts_n, canc
+    return winner  # the revealed texts stay in S.w_texts, w_texts_n, w_canc for the pillage

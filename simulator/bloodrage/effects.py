@@ -41,7 +41,7 @@ def op_arg_nb(T, c, op):
 
 
 @canonical("p", "c", "op", "exclude")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def text_raise_nb(T, S, p, c, op, kinds, params, exclude):
     """A card text's "raise one clan stat" for clan p (policy's choice, not ``exclude``)."""
     s = choose_stat_nb(T, S, p, kinds[p], params[p], exclude)
@@ -51,7 +51,7 @@ def text_raise_nb(T, S, p, c, op, kinds, params, exclude):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy_nb(T, S, p, f, cause, kinds, params):
     """Destroy figure f of clan p, with the DIGEST §1.7 order: Frigga's Protection (pay Rage,
     not against Ragnarök or a Sacrifice), then the Volur Witch's retreat (battles outside
@@ -117,7 +117,7 @@ def glory_multiplier_nb(T, S, p, op, base, src):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_warrior_nb(T, S, p, c, op, prov, kinds, params):
     """A text's free Warrior invade into prov (Frigga's Succor, Loki's Blessing): needs a reserve
     Warrior, an empty village and Horns room; the clan may decline; no further texts (R18)."""

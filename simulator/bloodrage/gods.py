@@ -63,7 +63,7 @@ def place_gods_nb(T, S):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_gods_nb(T, S, p, prov, kinds, params):
     """After any pillage attempt in a god's province the pillager moves the god to a province with
     no god, not pillaged and not destroyed (if none, it stays). Greedy: where it is strongest."""

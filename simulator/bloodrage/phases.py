@@ -131,7 +131,7 @@ def all_pillaged_nb(S):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_phase_nb(T, S, kinds, params):
     """DIGEST §1.5 Action: Rage set to the Rage stat; one action per turn from the first player,
     clockwise, skipping clans that cannot act (0 Rage, or passed: a passed clan that gains Rage
@@ -169,7 +169,7 @@ def action_phase_nb(T, S, kinds, params):
         S.rage_end[r] = S.rage[r]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_phase_nb(T, S, kinds, params):
     """DIGEST §1.5 Discard: keep at most carry[age] cards (age 3: none); the rest are discarded."""
     keep = T.carry[S.gs[G_AGE] - 1]
@@ -228,7 +228,7 @@ def quest_met_nb(T, S, p, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def quest_phase_nb(T, S, kinds, params):
     """DIGEST §1.5 Quest: each committed quest met gives its Glory and one stat raise; all are discarded."""
     P = S.gs[G_NP]
@@ -254,7 +254,7 @@ def quest_phase_nb(T, S, kinds, params):
         S.quest_n[q] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ragnarok_nb(T, S, kinds, params):
     """DIGEST §1.5 Ragnarök: the doomed province is destroyed; its figures and the Ships in its
     supporting fjord go to Valhalla for 2/3/4 Glory each by age."""

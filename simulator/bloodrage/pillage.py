@@ -15,7 +15,7 @@ from .state import G_NP, log_nb
 
 
 @canonical("pillager")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def call_to_battle_nb(T, S, pillager, prov, kinds, params):
     """DIGEST §1.6 step 1: from the pillager's left, the pillager last, each may move one
     figure from an adjacent province into an empty village; rounds repeat until a full
@@ -50,7 +50,7 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
     """The pillager's reward (DIGEST §1.6) and the texts of a successful pillage: Frost Giant
     (reward twice), Frigga's Grace (another stat), Lords of Axes/Spears/Hammers (Leader fought).
@@ -104,7 +104,7 @@ def pillage_success_nb(T, S, p, prov, fought, texts, kinds, params):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pillage_nb(T, S, p, prov, kinds, params):
     """The Pillage action (DIGEST §1.5, §1.6); also Tyr's Challenge and Thor's Domain pillages.
     Returns True if the pillage succeeded (the token is flipped)."""
@@ -115,7 +115,8 @@ def pillage_nb(T, S, p, prov, kinds, params):
     fought = S.w_fought[:P]
     fought[:] = 0
     if has_enemy_nb(T, S, p, prov):
-        winner, texts, texts_n, canc = battle_nb(T, S, p, prov, kinds, params, fought)
+        winner = battle_nb(T, S, p, prov, kinds, params, fought)
+        texts, texts_n, canc = S.w_texts[:], S.w_texts_n[:], S.w_canc[:]
         ok = winner == p
         S.game_shape[p, E.SH_PILLAGE_TIES] += 1 if winner < 0 else 0
     else:

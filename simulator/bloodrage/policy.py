@@ -5,7 +5,6 @@ tunes it.  New strategies plug in as parameter vectors, never as Python callback
 Each kernel returns an index into the legal choices it was given (-1 = decline
 where declining is allowed).
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -30,13 +29,20 @@ from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
 NEG = -1e18
 
 
-@canonical("p")
-@njit(cache=True)
+@njit(inline="always")  # no array crosses a call: the kernels run with or without reference counts
 def effective_params_nb(S, p, params):
     """The strategy's parameters for clan p now: its ordered rules (Geronimoo-style) are checked in
     order and every rule whose condition holds (age in its mask, Rage within [min, max]) overrides
-    its parameters, later rules last. Returns params itself when no rule matches (no copy)."""
-    out = params
+    its parameters, later rules last. Returns params itself when no rule matches, else the state's
+    row S.w_params[p] (float64[N_PARAMS]; no allocation: each caller reads it before clan p
+    decides again)."""
+    return S.w_params[p] if apply_rules_nb(S, p, params) else params
+
+
+@canonical("p")
+@njit(cache=True)
+def apply_rules_nb(S, p, params):
+    """effective_params_nb's work: True when a rule matched and S.w_params[p] holds the result."""
     copied = False
     age_bit = 1 << (S.gs[G_AGE] - 1)
     for r in range(E.MAX_RULES):
@@ -45,11 +51,12 @@ def effective_params_nb(S, p, params):
             break
         if (int(params[o + 1]) & age_bit) and params[o + 2] <= S.rage[p] <= params[o + 3]:
             if not copied:
-                out = params.copy()
+                for k in range(params.shape[0]):
+                    S.w_params[p, k] = params[k]
                 copied = True
             for k in range(int(params[o + 4])):
-                out[int(params[o + 5 + 2 * k])] = params[o + 6 + 2 * k]
-    return out
+                S.w_params[p, int(params[o + 5 + 2 * k])] = params[o + 6 + 2 * k]
+    return copied
 
 
 @canonical("n")
@@ -465,14 +472,19 @@ def choose_stat_nb(T, S, p, kind, params, exclude):
             return v
         if v != E.SCRIPT_NONE:
             S.gs[G_SCRIPT_BAD] += 1
-    if kind == E.POL_RANDOM:
-        opts = np.empty(3, np.int64)
+    if kind == E.POL_RANDOM:  # uniform over the stats that may rise: the k-th of them
         n = 0
         for s in range(3):
             if s != exclude and S.stat[p, s] < E.N_STEPS - 1:
-                opts[n] = s
                 n += 1
-        return -1 if n == 0 else opts[rand_int_nb(S.rs, n)]
+        if n == 0:
+            return -1
+        k = rand_int_nb(S.rs, n)
+        for s in range(3):
+            if s != exclude and S.stat[p, s] < E.N_STEPS - 1:
+                if k == 0:
+                    return s
+                k -= 1
     for k in range(3):
         s = int(params[E.P_STAT0 + k])
         if s != exclude and S.stat[p, s] < E.N_STEPS - 1:

@@ -91,10 +91,14 @@ STATE_DTYPE = np.dtype([
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
     # Work buffers: scratch space with no meaning between calls, never reset. A kernel's own
     # np.empty array carries a reference count that every call passing it on bumps with an atomic
-    # instruction (a quarter of a game's time); a view of a record field has none.
+    # instruction (a quarter of a game's time); a view of a record field has none. With them the
+    # action, pillage and battle kernels are compiled without reference counts (_nrt=False, which
+    # numba extends to what they call: an allocation there fails to compile), and no kernel
+    # returns an array (a caller with reference counts would release one it never held).
     ("w_acts", np.int64, (E.MAX_ACTS, 3)),  # legal actions of the clan to act (action_phase_nb)
     ("w_occ", np.int64, (E.N_PROVINCES,)),  # occupancy_nb (legal_actions_nb, upgrade_nb)
     ("w_dest", np.int64, (16,)),  # invade destinations, upgrade slots (legal_actions_nb, upgrade_nb)
+    ("w_params", np.float64, (P5, E.N_PARAMS)),  # a clan's parameters with its rules applied
     ("w_at", np.int64, (P5,)),  # board_view_nb: provinces with a figure of each clan (bitmask)
     ("w_here", np.int64, (P5,)),  # and where each clan is present (a Ship's fjord counting)
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
