@@ -36,6 +36,8 @@ def effective_params_nb(S, p, params):
     its parameters, later rules last. Returns params itself when no rule matches, else the state's
     row S.w_params[p] (float64[N_PARAMS]; no allocation: each caller reads it before clan p
     decides again)."""
+    if params[E.P_RULES0] == 0.0:  # no rules (the built-in strategies): no call
+        return params
     return S.w_params[p] if apply_rules_nb(S, p, params) else params
 
 
@@ -131,7 +133,9 @@ def _plain_worth_nb(T, c):
 def pick_score_nb(T, S, p, c, params):
     """Draft score of card c for clan p: draft_score_nb plus synergy with the god's cards it holds
     or has on its sheet, plus the hate-draft weight times the card's plain worth."""
-    s = draft_score_nb(T, c, params) + params[E.P_HATE] * _plain_worth_nb(T, c)
+    s = draft_score_nb(T, c, params)
+    if params[E.P_HATE] != 0.0:  # adding 0.0 would change no comparison
+        s += params[E.P_HATE] * _plain_worth_nb(T, c)
     g = T.card_god[c]
     if g >= 0 and params[E.P_SYNERGY] != 0.0:
         n = 0
