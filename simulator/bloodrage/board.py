@@ -117,14 +117,16 @@ def clan_str_nb(T, S, p, prov):
     floc = fjord_loc_of_nb(T, prov)
     total = 0
     nw = 0
-    for f in range(E.NFIG):
+    for f in range(E.FIG_WARRIOR0, E.FIG_WARRIOR0 + E.N_WARRIORS):  # counted, without a branch
         l = S.loc[p, f]
-        if l == prov:
-            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
-                nw += 1
-            else:
-                total += fig_str_nb(T, S, p, f, prov)
-        elif floc >= 0 and l == floc:
+        nw += l == prov
+        if l == floc and floc >= 0:  # (no Warrior stands in a fjord; counted as any figure there)
+            total += fig_str_nb(T, S, p, f, l)
+    for f in range(E.NFIG):
+        if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+            continue
+        l = S.loc[p, f]
+        if l == prov or (floc >= 0 and l == floc):
             total += fig_str_nb(T, S, p, f, l)
     return total + warrior_str_nb(T, S, p, nw) if nw > 0 else total  # no Warriors: no look-up
 
