@@ -134,17 +134,21 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     C, V = len(c_names), len(c_inv)
     s_code, s_names = strat
     NS = len(s_names)
-    tot = np.zeros((int(block[-1]) + 1, NS, 2), np.int64)
-    np.add.at(tot, (block, s_code, 0), 1)
-    np.add.at(tot, (block, s_code, 1), vals["w"])
+    nb = int(block[-1]) + 1
+    cell = block * NS + s_code  # (block, strategy); bincount: np.add.at is a Python-speed loop
+    tot = np.stack([np.bincount(cell, minlength=nb * NS),
+                    np.bincount(cell, weights=vals["w"], minlength=nb * NS).round().astype(np.int64)],
+                   axis=1).reshape(nb, NS, 2).astype(np.int64)  # win units < 2**53: exact
     clans = np.stack([block, vals["w"], vals["g"], s_code], axis=1)
     picks = rows(lambda b: b.picks).astype(np.int64)
     if (picks >= 0).any():
         cg = R.card_gods(rs)
         names = {nm: i for i, nm in enumerate(E.CARD_GOD_NAMES)}
         god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in rs.card_names], np.int64)[picks]
-        god[picks < 0] = -1
-        counts = np.stack([(god == k).sum(axis=(1, 2)) for k in range(len(E.CARD_GOD_NAMES))], axis=1)
+        NG = len(E.CARD_GOD_NAMES)
+        row = np.broadcast_to(np.arange(len(picks), dtype=np.int64)[:, None, None], picks.shape)
+        ok = (picks >= 0) & (god >= 0)  # cards held per (clan row, god)
+        counts = np.bincount((row * NG + god)[ok], minlength=len(picks) * NG).reshape(len(picks), NG)
         pair = S.god_pair_labels(counts)
         t["drafted_gods"] = S._grouped("drafted_gods", [strat, S._codes(pd.Series(pair))], gv, block)
         A, K = picks.shape[1], picks.shape[2]

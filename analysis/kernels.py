@@ -207,7 +207,11 @@ def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
     per_s + part); totals: int64[blocks, S, 2] clans and win units of each strategy per block;
     out as card_sums_nb.
     """
-    state = _card_state(out.shape[0])
+    _card_rows(raw, lut, slots, clans, totals, per_s, out, _card_state(out.shape[0]))
+
+
+@njit(cache=True, _nrt=False)  # no reference count per entry on the views of clans, out, totals
+def _card_rows(raw, lut, slots, clans, totals, per_s, out, state):
     for r in range(raw.shape[0]):
         s = clans[r, 3]
         for m in range(raw.shape[1]):
