@@ -10,7 +10,7 @@ from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
 from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
 from .invariants import checkpoint_nb
-from .policy import choose_action_nb, choose_keep_nb, choose_stat_nb, draft_pick_nb
+from .policy import choose_keep_nb, choose_stat_nb, draft_pick_nb
 from .state import G_AGE, G_CAPPED, G_FIRST, G_NP, G_TURNS, log_nb, note_use_nb
 
 
@@ -155,8 +155,8 @@ def action_phase_nb(T, S, kinds, params):
             S.gs[G_CAPPED] += 1
             break
         if can_act_nb(S, q):
-            if kinds[q] == E.POL_RANDOM:
-                i = choose_action_nb(T, S, q, acts, legal_actions_nb(T, S, q, acts), kinds[q], params[q])
+            if kinds[q] == E.POL_RANDOM:  # choose_action_nb's uniform pick
+                i = rand_int_nb(S.rs, legal_actions_nb(T, S, q, acts))
             else:  # greedy (and a script, which plays greedy's actions): scored as they are listed
                 i = greedy_action_nb(T, S, q, acts, params[q])[1]
             do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)

@@ -247,9 +247,7 @@ def _action_score(T, S, p, t, a, b, params, view):
         c = S.hand[p, a]
         return upgrade_score(T, c, S.upg[p, b], upgrade_cost_nb(T, S, p, c))
     if t == E.A_INVADE:
-        if b >= E.LOC_FJORD0:
-            return invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + invade_fjord_term(a)
-        return invade_province_score(S, b, params, doomed, late, present) + invade_str_term(T, S, p, a, b)
+        return invade_score(T, S, p, a, b, params, doomed, late, present)
     if t == E.A_MARCH:
         return march_score(S, a, b, params, doomed, late)
     return NEG
@@ -277,6 +275,14 @@ def upgrade_score(T, c, old, cost):
     ct = T.card_type[c]
     base = 5.0 if ct == E.CT_MONSTER else (4.5 if ct == E.CT_WARRIOR else 3.0)
     return base + 0.3 * T.card_value[c] - 0.4 * cost
+
+
+@njit(inline="always")
+def invade_score(T, S, p, f, b, params, doomed, late, present):
+    """Invading location b with figure f (a fjord or a province)."""
+    if b >= E.LOC_FJORD0:
+        return invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + invade_fjord_term(f)
+    return invade_province_score(S, b, params, doomed, late, present) + invade_str_term(T, S, p, f, b)
 
 
 @njit(inline="always")
@@ -383,10 +389,11 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
         i = rand_int_nb(S.rs, nd + 1)
         return i if i < nd else -1
     params = effective_params_nb(S, p, params)
-    view = _action_view(T, S, p, (-1, -1, -1), E.A_INVADE)
+    present = presence_mask_nb(T, S, p)
+    doomed, late = decision_facts(S, p, params)
     best, bs = -1, 0.0
-    for i in range(nd):
-        s = _action_score(T, S, p, E.A_INVADE, f, dests[i], params, view)
+    for i in range(nd):  # _action_score's invade (without its other actions: less to compile)
+        s = invade_score(T, S, p, f, dests[i], params, doomed, late, present)
         if s > bs:
             best, bs = i, s
     return best
