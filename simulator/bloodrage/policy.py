@@ -247,7 +247,7 @@ def _action_score(T, S, p, t, a, b, params, view):
         c = S.hand[p, a]
         return upgrade_score(T, c, S.upg[p, b], upgrade_cost_nb(T, S, p, c))
     if t == E.A_INVADE:
-        return invade_score(T, S, p, a, b, params, doomed, late, present)
+        return invade_score(T, S, p, a, b, params, (doomed, late), present)
     if t == E.A_MARCH:
         return march_score(S, a, b, params, doomed, late)
     return NEG
@@ -278,8 +278,9 @@ def upgrade_score(T, c, old, cost):
 
 
 @njit(inline="always")
-def invade_score(T, S, p, f, b, params, doomed, late, present):
-    """Invading location b with figure f (a fjord or a province)."""
+def invade_score(T, S, p, f, b, params, facts, present):
+    """Invading location b with figure f (a fjord or a province); facts: decision_facts'."""
+    doomed, late = facts
     if b >= E.LOC_FJORD0:
         return invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + invade_fjord_term(f)
     return invade_province_score(S, b, params, doomed, late, present) + invade_str_term(T, S, p, f, b)
@@ -390,10 +391,10 @@ def choose_free_invade_nb(T, S, p, f, dests, nd, kind, params):
         return i if i < nd else -1
     params = effective_params_nb(S, p, params)
     present = presence_mask_nb(T, S, p)
-    doomed, late = decision_facts(S, p, params)
+    facts = decision_facts(S, p, params)
     best, bs = -1, 0.0
     for i in range(nd):  # _action_score's invade (without its other actions: less to compile)
-        s = invade_score(T, S, p, f, dests[i], params, doomed, late, present)
+        s = invade_score(T, S, p, f, dests[i], params, facts, present)
         if s > bs:
             best, bs = i, s
     return best
