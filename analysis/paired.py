@@ -536,8 +536,9 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
                stop=None, decide=None, batches=None) -> pd.DataFrame:
     """Play both arms batch by batch on the same games into RunWriters ``wa``/``wb``; returns
     the paired sums (holder = drafted ``card`` in arm A, when given). Paired sums so far are
-    saved as ``paired.parquet`` next to the arms after every batch, and for a comparison (no
-    ``card``) the card sums as ``paired_cards.parquet``. ``decide(games, sums)``, called after
+    saved as ``paired.parquet`` next to the arms whenever the arms save their stats (arm A's
+    :class:`~analysis.runner.RunWriter` says when; always at the end and at a stop), and for a
+    comparison (no ``card``) the card sums as ``paired_cards.parquet``. ``decide(games, sums)``, called after
     every batch, ends the run early when it returns True (--until-decided). ``batches``
     (:mod:`analysis.cluster`; default: this process) plays the batches, here or on a cluster."""
     import contextlib
@@ -551,22 +552,35 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     tasks = [(first, n, rotate, points, card, ages) for first, n in spans]
     sums, cards = None, None
     none = pd.DataFrame()
-    with contextlib.closing((batches or Batches()).map(paired_batch, (rs_a, rs_b, names, pols, seed), tasks)) as res:
-        for (first, n), (sa, sb, ps, cs) in zip(spans, res):
-            sums = add_sums(sums, ps)
-            if cs is not None:
-                cards = add_sums(cards, cs, CARD_KEYS)
-            wa.add(Frames(none, none, none, sa), n)
-            wb.add(Frames(none, none, none, sb), n)
+
+    def save() -> None:  # both arms and the paired sums, at the same games
+        wa.save()
+        wb.save()
+        if sums is not None:
             _save(sums, wa.out.parent / "paired.parquet")
-            if cards is not None:
-                _save(cards, wa.out.parent / "paired_cards.parquet")
-            if progress is not None:
-                progress(n)
-            if stop is not None and stop() and first + n < games:
-                raise KeyboardInterrupt
-            if decide is not None and decide(first + n, sums):
-                break
+        if cards is not None:
+            _save(cards, wa.out.parent / "paired_cards.parquet")
+    try:
+        with contextlib.closing((batches or Batches()).map(paired_batch, (rs_a, rs_b, names, pols, seed),
+                                                           tasks)) as res:
+            for (first, n), (sa, sb, ps, cs) in zip(spans, res):
+                sums = add_sums(sums, ps)
+                if cs is not None:
+                    cards = add_sums(cards, cs, CARD_KEYS)
+                wb.add(Frames(none, none, none, sb), n, save=False)
+                if wa.add(Frames(none, none, none, sa), n):
+                    save()
+                if progress is not None:
+                    progress(n)
+                if stop is not None and stop() and first + n < games:
+                    raise KeyboardInterrupt
+                if decide is not None and decide(first + n, sums):
+                    break
+    except BaseException:
+        with contextlib.suppress(OSError):  # a disk fault: the files keep the last save
+            save()  # the finished batches, whatever stopped the run
+        raise
+    save()
     return sums
 
 

@@ -113,7 +113,7 @@ def _resume(out: Path, writer, meta: dict) -> int:
             writer.stats = Stats.load(out)
     except (ValueError, StatsError) as exc:
         raise UsageError(str(exc)) from None
-    start = writer.stats.games  # the stats are replaced whole after each batch: they say how far it got
+    start = writer.stats.games  # the stats are replaced whole, whole batches: they say how far it got
     meta.update(started=old.get("started"), resumed=(old.get("resumed") or []) + [now()], games_done=start)
     return start
 
@@ -122,9 +122,9 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
              progress=no_progress) -> Outcome:
     """Play the batches of ``run`` into OUT (stats always, rows with keep_rows; see
     analysis.runner), continuing a stopped run with ``resume``. Raises UsageError (resume)."""
-    from volva.analysis.runner import RunWriter, run_batches
+    from volva.analysis.runner import run_batches
     meta = run.meta(keep_rows, **(extra_meta or {}))
-    writer = RunWriter(out, meta, keep_rows)
+    writer = _writer(out, meta, keep_rows)
     start = _resume(out, writer, meta) if resume else 0
     status, code = "complete", 0
     stop = StopFlag()
@@ -176,8 +176,17 @@ def _quietly(*steps) -> None:
             pass
 
 
+def _writer(out: Path, meta: dict, keep_rows: bool):
+    """A :class:`analysis.runner.RunWriter`; raises UsageError for a bad VOLVA_SAVE_EVERY_S."""
+    from volva.analysis.runner import RunWriter, save_every_s
+    try:
+        every = save_every_s()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return RunWriter(out, meta, keep_rows, save_every_s=every)
+
+
 def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
-    from volva.analysis.runner import RunWriter
     writers = []
     for k, (rs, arm) in enumerate(zip(rule_sets, arms)):
         d = out / arm
@@ -187,7 +196,7 @@ def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
                         run.rotate, False, arm=arm)
         run.with_cluster(meta)
         meta["draft_rules"] = getattr(rs, "draft_note", None)
-        writers.append(RunWriter(d, meta, False))
+        writers.append(_writer(d, meta, False))
     return writers
 
 

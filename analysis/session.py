@@ -441,7 +441,14 @@ def _engine_name(ruleset: str) -> str | None:
 # --------------------------------------------------------------------------- environment
 
 def set_threads(threads: int | None) -> None:
-    """Apply --threads (numba threads). Raises UsageError for a count numba refuses."""
+    """Apply --threads (numba threads) and check VOLVA_SAVE_EVERY_S (every command that plays
+    calls this before it writes anything). Raises UsageError for a count numba refuses or a bad
+    variable."""
+    from volva.analysis.runner import save_every_s
+    try:
+        save_every_s()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if threads is None:
         return
     import numba

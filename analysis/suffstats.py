@@ -165,13 +165,13 @@ def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return out
 
 
-def _added(a: pd.DataFrame, b: pd.DataFrame, name: str) -> pd.DataFrame:
-    """Two tables ``name`` added: :func:`_sum` of both, in numpy (a study adds one batch's tables
-    to its totals after every batch; pandas' groupby cost a few milliseconds per table)."""
+def _added(parts: list[pd.DataFrame], name: str) -> pd.DataFrame:
+    """Tables ``name`` added: :func:`_sum` of all ``parts`` (two or more), in numpy (a study adds
+    its batches' tables to its totals; pandas' groupby cost a few milliseconds per table)."""
     keys, sums = KEYS[name], SUMS[name]
-    key, cols = np.zeros(len(a) + len(b), np.int64), []
+    key, cols = np.zeros(sum(len(t) for t in parts), np.int64), []
     for k in keys:
-        v = np.concatenate([a[k].to_numpy(), b[k].to_numpy()])
+        v = np.concatenate([t[k].to_numpy() for t in parts])
         if k in INT_KEYS:
             v = v.astype(np.int64)
             code = v - v.min()
@@ -183,7 +183,7 @@ def _added(a: pd.DataFrame, b: pd.DataFrame, name: str) -> pd.DataFrame:
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     inv = inv.reshape(-1)
     starts = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1]])
-    vals = np.concatenate([a[sums].to_numpy(np.int64), b[sums].to_numpy(np.int64)])[np.argsort(inv, kind="stable")]
+    vals = np.concatenate([t[sums].to_numpy(np.int64) for t in parts])[np.argsort(inv, kind="stable")]
     tot = np.add.reduceat(vals, starts, axis=0)
     out = {k: (c[first] if k in INT_KEYS else pd.array(c[first], dtype="str")) for k, c in zip(keys, cols)}
     out.update({s: tot[:, j] for j, s in enumerate(sums)})
@@ -416,15 +416,16 @@ class Stats:
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
 
-    def add(self, other: Stats) -> Stats:
-        """Add ``other``'s sums into self (in place); returns self."""
+    def add(self, *others: Stats) -> Stats:
+        """Add the sums of ``others`` into self (in place; several at once cost about what one
+        does); returns self."""
         for k in KEYS:
-            parts = [t for t in (self.tables[k], other.tables[k]) if len(t)]
-            self.tables[k] = _added(parts[0], parts[1], k) if len(parts) > 1 else \
-                (parts[0].copy() if parts else _empty(k))
-        self.games += other.games
-        self.cards = self.cards or dict(other.cards)
-        self.game = self.game or dict(other.game)
+            parts = [t for t in (self.tables[k], *(o.tables[k] for o in others)) if len(t)]
+            self.tables[k] = _added(parts, k) if len(parts) > 1 else (parts[0].copy() if parts else _empty(k))
+        for o in others:
+            self.games += o.games
+            self.cards = self.cards or dict(o.cards)
+            self.game = self.game or dict(o.game)
         return self
 
     def equals(self, other: Stats) -> bool:

@@ -374,3 +374,52 @@ def test_first_signal_finishes_the_batch_second_stops_now(tmp_path, monkeypatch)
     meta = json.loads((out / "run.json").read_text())
     assert meta["status"] == "interrupted" and meta["games_done"] == 10
     assert Stats.load(out).games == 10 and sorted(p.name for p in out.iterdir()) == ["run.json", "stats"]
+
+
+def _saves_of(tmp_path, monkeypatch, every: str, out: str, *extra) -> list[int]:
+    """Run 4 batches (fake engine) with VOLVA_SAVE_EVERY_S=every; the games in stats/ at each save."""
+    from volva.analysis.suffstats import Stats as St
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", every)
+    saves = []
+    real = St.save
+    monkeypatch.setattr(St, "save", lambda self, d: (saves.append(self.games), real(self, d)))
+    res = runner.invoke(app, ["run", "--players", "2", "--lineup", "greedy,random", "--games", "40", "--batch-size",
+                              "10", "--no-keep-rows", "--out", str(tmp_path / out), *extra])
+    assert res.exit_code == 0, res.output
+    return saves
+
+
+def test_stats_saved_at_most_every_few_seconds_with_the_same_sums(tmp_path, monkeypatch, fake_play_batch):
+    """runner.RunWriter: VOLVA_SAVE_EVERY_S=0 saves stats/ after every batch; the default (5 s) saves
+    a fast run once, at its end, adding the four batches in one step, to the same sums (files and
+    tables) and the same run.json games_done."""
+    assert _saves_of(tmp_path, monkeypatch, "0", "each") == [10, 20, 30, 40]
+    assert _saves_of(tmp_path, monkeypatch, "", "end") == [40]
+    a, b = Stats.load(tmp_path / "each"), Stats.load(tmp_path / "end")
+    assert a.games == b.games == 40 and a.equals(b) and not a.tables["draft"].empty
+    sha = [json.loads((tmp_path / d / "stats" / "meta.json").read_text())["sha256"] for d in ("each", "end")]
+    assert sha[0] == sha[1]
+    assert [json.loads((tmp_path / d / "run.json").read_text())["games_done"] for d in ("each", "end")] == [40, 40]
+
+
+def test_compare_saves_both_arms_and_the_paired_sums_together(tmp_path, monkeypatch, fake_play_batch):
+    """A compare's arms and paired.parquet are saved at the same moments (here: once, at the end) and
+    hold the same games as with a save after every batch."""
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    args = ["compare", "--players", "2", "--lineup", "greedy,random", "--games", "40", "--batch-size", "10",
+            "--variant-option", "tie_break=shared"]
+    assert runner.invoke(app, args + ["--out", str(tmp_path / "each")]).exit_code == 0
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "3600")
+    assert runner.invoke(app, args + ["--out", str(tmp_path / "end")]).exit_code == 0
+    for arm in ("baseline", "variant"):
+        assert Stats.load(tmp_path / "each" / arm).equals(Stats.load(tmp_path / "end" / arm))
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "each" / "paired.parquet"),
+                                  pd.read_parquet(tmp_path / "end" / "paired.parquet"))
+
+
+@pytest.mark.parametrize("bad", ["soon", "-1", "nan"])
+def test_bad_save_interval_is_one_line_and_writes_nothing(tmp_path, monkeypatch, fake_play_batch, bad):
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", bad)
+    res = runner.invoke(app, ["run", "--players", "2", "--games", "10", "--out", str(tmp_path / "o")])
+    _one_line_error(res, "VOLVA_SAVE_EVERY_S", "allowed: a number of seconds >= 0")
+    assert fake_play_batch == [] and not (tmp_path / "o").exists()

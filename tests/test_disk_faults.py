@@ -30,7 +30,9 @@ def _volva(args, limit: int | None = None):
         if limit is not None:  # writes past `limit` bytes fail with EFBIG instead of killing the process
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    return subprocess.run(VOLVA + args, capture_output=True, text=True, preexec_fn=pre, timeout=900)
+    # stats/ saved after every batch, as a slower engine's run does: the small disk fills mid-run
+    env = dict(os.environ, VOLVA_SAVE_EVERY_S="0")
+    return subprocess.run(VOLVA + args, capture_output=True, text=True, preexec_fn=pre, timeout=900, env=env)
 
 
 def _mount(d: Path, opts: str) -> bool:
