@@ -20,12 +20,12 @@ from volva.simulator.core import enums as E
 def _ranked(key: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
     """(codes, labels) of an int64 key per row, codes ranking the labels ``label(k)`` of the
     distinct keys in string order (as ``suffstats._codes`` of the label column)."""
-    uniq, inv = np.unique(key, return_inverse=True)
+    uniq, inv = S._unique_inverse(key)
     names = np.array([label(int(k)) for k in uniq], dtype=object)
     order = np.argsort(names, kind="stable")
     rank = np.empty(len(uniq), np.int64)
     rank[order] = np.arange(len(uniq))
-    return rank[inv.reshape(-1)], names[order]
+    return rank[inv], names[order]
 
 
 def _cat_codes(cat: pd.Categorical) -> tuple[np.ndarray, np.ndarray]:
@@ -149,8 +149,7 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
         row = np.broadcast_to(np.arange(len(picks), dtype=np.int64)[:, None, None], picks.shape)
         ok = (picks >= 0) & (god >= 0)  # cards held per (clan row, god)
         counts = np.bincount((row * NG + god)[ok], minlength=len(picks) * NG).reshape(len(picks), NG)
-        pair = S.god_pair_labels(counts)
-        t["drafted_gods"] = S._grouped("drafted_gods", [strat, S._codes(pd.Series(pair))], gv, block)
+        t["drafted_gods"] = S._grouped("drafted_gods", [strat, S.god_pair_codes(counts)], gv, block)
         A, K = picks.shape[1], picks.shape[2]
         lut = np.full((A, V, 2), -1, np.int64)
         for a in range(A):

@@ -147,6 +147,46 @@ def _h2h_flush(out, touched, nt, m, a, w):
 
 
 @njit(cache=True)
+def block_sums_nb(inv, block, w, out):
+    """The cluster sums of each group over seed blocks (suffstats ``BLOCK_SUMS``).
+
+    inv: int64[R] group index per row; block: int64[R] seed block per row, a block's rows
+    consecutive; w: int64[R] win units per row; out: int64[G, 4] (zeros) filled per group with
+    c_G (blocks it has rows in), c_TT, c_WW, c_WT (sums over those blocks of T_b², W_b², W_b·T_b:
+    T_b its rows in block b, W_b their win units).
+    """
+    G = out.shape[0]
+    T = np.zeros(G, np.int64)
+    W = np.zeros(G, np.int64)
+    touched = np.zeros(G, np.int64)
+    nt = 0
+    for r in range(inv.shape[0]):
+        if r > 0 and block[r] != block[r - 1]:
+            nt = _block_flush(out, touched, nt, T, W)
+        g = inv[r]
+        if T[g] == 0:
+            touched[nt] = g
+            nt += 1
+        T[g] += 1
+        W[g] += w[r]
+    _block_flush(out, touched, nt, T, W)
+
+
+@njit(cache=True)
+def _block_flush(out, touched, nt, T, W):
+    """Fold one block's (T_b, W_b) of the touched groups into their sums; returns 0."""
+    for k in range(nt):
+        g = touched[k]
+        out[g, 0] += 1
+        out[g, 1] += T[g] * T[g]
+        out[g, 2] += W[g] * W[g]
+        out[g, 3] += W[g] * T[g]
+        T[g] = 0
+        W[g] = 0
+    return 0
+
+
+@njit(cache=True)
 def convergence_sums_nb(rows, points, S, out):
     """Cumulative sums per strategy at each checkpoint: the clans of games ``< points[k]``.
 

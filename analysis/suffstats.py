@@ -230,6 +230,12 @@ def _god_pairs(n_rows: int, rows: np.ndarray, gods: np.ndarray) -> np.ndarray:
 
 def god_pair_labels(counts: np.ndarray) -> np.ndarray:
     """The drafted god pair (module doc) per row of int64[R, 6] cards drafted of each god."""
+    code, labels = god_pair_codes(counts)
+    return labels[code]
+
+
+def god_pair_codes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int64 codes, labels in string order) of :func:`god_pair_labels` (as ``_codes`` of them)."""
     NG = len(E.CARD_GOD_NAMES)
     # rank by count, then god order: score = count * NG + (NG - 1 - god)
     score = counts * NG + (NG - 1 - np.arange(NG))[None, :]
@@ -238,7 +244,7 @@ def god_pair_labels(counts: np.ndarray) -> np.ndarray:
     c2 = np.take_along_axis(counts, top[:, 1:2], 1)[:, 0]
     a, b = np.minimum(top[:, 0], top[:, 1]), np.maximum(top[:, 0], top[:, 1])
     code = np.where(c1 == 0, -1, np.where(c2 == 0, top[:, 0] * NG + top[:, 0], a * NG + b))
-    uniq, inv = np.unique(code, return_inverse=True)
+    uniq, inv = _unique_inverse(code)
     labels = []
     for k in uniq:
         if k < 0:
@@ -247,7 +253,11 @@ def god_pair_labels(counts: np.ndarray) -> np.ndarray:
             labels.append(E.CARD_GOD_NAMES[k // NG])
         else:
             labels.append(f"{E.CARD_GOD_NAMES[k // NG]}+{E.CARD_GOD_NAMES[k % NG]}")
-    return np.array(labels, dtype=object)[inv.reshape(-1)]
+    labels = np.array(labels, dtype=object)
+    order = np.argsort(labels, kind="stable")
+    rank = np.empty(len(labels), np.int64)
+    rank[order] = np.arange(len(labels))
+    return rank[inv], labels[order]
 
 
 def _codes(col) -> tuple[np.ndarray, np.ndarray]:
@@ -277,10 +287,28 @@ def aligned_batch(batch_size: int, lineup: list, rotate: bool) -> int:
     return -(-int(batch_size) // k) * k
 
 
+def _unique_inverse(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` of an int64 key, by counting when its range is
+    small (the group keys of a batch: no sort of its rows)."""
+    if not len(key):
+        return key[:0].copy(), np.zeros(0, np.intp)
+    lo, hi = int(key.min()), int(key.max())
+    if hi - lo > max(4 * len(key), 1 << 16):
+        uniq, inv = np.unique(key, return_inverse=True)
+        return uniq, inv.reshape(-1)
+    present = np.bincount(key - lo, minlength=hi - lo + 1) > 0
+    return np.flatnonzero(present).astype(np.int64) + lo, (np.cumsum(present) - 1)[key - lo]
+
+
 def _block_sums(inv: np.ndarray, n_groups: int, block: np.ndarray, w: np.ndarray) -> dict[str, np.ndarray]:
     """Per group (``inv``: group index per row): the BLOCK_SUMS over the seed blocks (``block``:
     dense block index per row, ``w``: wins x60 per row)."""
     B = int(block.max()) + 1 if len(block) else 1
+    if len(block) and np.count_nonzero(block[1:] != block[:-1]) + 1 == B:  # each block's rows together
+        from volva.analysis.kernels import block_sums_nb
+        out = np.zeros((n_groups, 4), np.int64)
+        block_sums_nb(inv.astype(np.int64), block.astype(np.int64), w.astype(np.int64), out)
+        return {name: out[:, j] for j, name in enumerate(BLOCK_SUMS)}
     kb, inv2 = np.unique(inv.astype(np.int64) * B + block, return_inverse=True)
     inv2 = inv2.reshape(-1)
     T = np.bincount(inv2, minlength=len(kb)).astype(np.int64)
@@ -302,13 +330,14 @@ def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = Non
         lo = int(codes.min())
         span = int(codes.max()) - lo + 1
         key = key * span + (codes - lo)
-        cols.append((codes, labels, lo, span))
-    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    out = {}
-    for kname, (codes, labels, lo, span) in zip(KEYS[name], cols):
-        c = codes[first]
+        cols.append((labels, lo, span))
+    uniq, inv = _unique_inverse(key)
+    out, rest = {}, uniq
+    for kname, (labels, lo, span) in reversed(list(zip(KEYS[name], cols))):  # the key's digits, last first
+        c = rest % span + lo
+        rest = rest // span
         out[kname] = c.astype(np.int64) if labels is None else labels[c].astype(object)
+    out = {k: out[k] for k in KEYS[name]}
     per_group = _block_sums(inv, len(uniq), block, values["w"]) if block is not None else {}
     for vname in SUMS[name]:
         if vname in per_group:
