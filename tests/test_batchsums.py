@@ -83,3 +83,22 @@ def test_stats_add_equals_the_pandas_sum_of_both_tables():
                 want = _sum(pd.concat([first[k], b[k]], ignore_index=True), k)
                 assert total[k].equals(want) and list(total[k].columns) == list(want.columns), k
     assert total.games == 600
+
+
+def test_grouping_by_counting_equals_sorting():
+    """suffstats._unique_inverse (counting over a small key range, np.unique over a wide one) gives
+    np.unique's answer; the block sums kernel (a block's rows consecutive) gives the sorted path's."""
+    from volva.analysis import suffstats as S
+    rng = np.random.default_rng(3)
+    for key in (rng.integers(-5, 40, 1000), rng.integers(0, 2**40, 1000), np.array([7, 7, 7]), np.zeros(0, np.int64)):
+        key = key.astype(np.int64)
+        uniq, inv = S._unique_inverse(key)
+        u2, i2 = np.unique(key, return_inverse=True)
+        assert np.array_equal(uniq, u2) and np.array_equal(inv, i2.reshape(-1))
+    block = np.repeat(np.arange(300), rng.integers(1, 6, 300))  # consecutive blocks: the kernel
+    inv = rng.integers(0, 7, len(block))
+    w = rng.integers(0, 61, len(block))
+    fast = S._block_sums(inv, 7, block, w)
+    perm = rng.permutation(len(block))  # blocks scattered: the sorting path
+    slow = S._block_sums(inv[perm], 7, block[perm], w[perm])
+    assert all(np.array_equal(fast[k], slow[k]) for k in S.BLOCK_SUMS) and fast["c_G"].sum() > 300
