@@ -118,3 +118,62 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
     # the positions did reach each kind of choice greedy makes
     assert decisions > 300 and {E.A_INVADE, E.A_MARCH, E.A_UPGRADE, E.A_QUEST, E.A_PILLAGE, E.A_PASS} <= types, types
 
+
+
+def test_valhalla_board_view_agrees_with_the_scans():
+    """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb) gives what the
+    per-call scans give (rulebook "Figures": figure STR; "Contest", "Call to Battle": figures in
+    and next to a region), and summon_target_nb's Prove Valor neighbour count (adjacency lists,
+    tables.adj_to) gives the score of a scan of the adjacency matrix, to the last bit."""
+    from volva.simulator.valhalla import policy as VP
+    from volva.simulator.valhalla.board import contestable_nb, count_in_nb, fig_str_nb, is_common_nb, str_in_nb
+    from volva.simulator.valhalla.state import G_AGE
+    from volva.simulator.valhalla.state import G_NP as VG_NP
+    from volva.simulator.valhalla.state import new_state as vh_state
+    T = engines.load_ruleset("valhalla").tables
+    R = int(T.n_regions)
+    assert all(sorted(T.adj_to[r, :T.adj_n[r]].tolist()) == np.flatnonzero(T.adj[r, :R]).tolist() for r in range(R))
+    rng = np.random.default_rng(16)
+    S = vh_state()[0]
+    n = int(T.n_cards)
+    params = np.zeros(E.VP_N)
+    adjacent_seen = 0
+    for _ in range(150):
+        P = int(rng.integers(2, E.MAX_PLAYERS + 1))
+        S.gs[VG_NP], S.gs[G_AGE] = P, int(rng.integers(1, 4))
+        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
+        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
+        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.4, rng.integers(0, n, S.slot.shape), -1)
+        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+        S.token[:] = rng.random(S.token.shape) < 0.3
+        S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
+        S.claimed[:] = np.where(rng.random(S.claimed.shape) < 0.3, 0, -1)
+        VP.board_view_nb(T, S)
+        for q in range(P):
+            for f in range(E.VH_NFIG):
+                assert S.w_fstr[q, f] == fig_str_nb(T, S, q, f)
+            for r in range(R):
+                assert (S.w_cnt[q, r], S.w_str[q, r]) == (count_in_nb(S, q, r), str_in_nb(T, S, q, r))
+                f, s = VP.best_adjacent_nb(T, S, q, r)
+                assert S.w_adjs[q, r] == (s if f >= 0 else -1), (q, r)
+                adjacent_seen += f >= 0
+        p = int(rng.integers(0, P))
+        want_r, want_s = -1, VP.NEG  # the scan summon_target_nb replaced, term by term
+        for r in range(R):
+            if not is_common_nb(T, S, r):
+                continue
+            s = 0.0
+            if contestable_nb(T, S, r):
+                s += VP.reward_worth_nb(T, S, r) * 0.4
+                if count_in_nb(S, p, r) == 0:
+                    s += 1.0
+            rival = max([str_in_nb(T, S, q, r) for q in range(P) if q != p] + [0])
+            s -= 0.5 * max(rival - str_in_nb(T, S, p, r), 0)
+            for x in range(R):
+                if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
+                    s += 0.3
+            s += 0.001 * ((r * 7 + p * 3) % 11)
+            if s > want_s:
+                want_r, want_s = r, s
+        assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)
+    assert adjacent_seen > 100

@@ -147,25 +147,26 @@ def reward_worth_nb(T, S, r):
 
 
 @njit(cache=True)
-def contest_score_nb(T, S, p, r, params, cnt, st):
-    """Greedy score of contesting r now (NEG if unwise); cnt, st: board_view_nb's tables."""
+def contest_score_nb(T, S, p, r, params, bbv):
+    """Greedy score of contesting r now (NEG if unwise); reads board_view_nb's tables; bbv: clan
+    p's best battle card value (best_battle_value_nb)."""
+    cnt, st, adjs = S.w_cnt, S.w_str, S.w_adjs
     if not contestable_nb(T, S, r) or cnt[p, r] == 0:
         return NEG
     if S.contests[p, r] >= 2:  # two failed contests there this age: free actions must not loop
         return NEG
-    _, my_adj = best_adjacent_nb(T, S, p, r)
-    mine = st[p, r] + my_adj + best_battle_value_nb(T, S, p)
+    mine = st[p, r] + max(adjs[p, r], 0) + bbv
     enemy = 0.0
     opposed = False
     for q in range(S.gs[G_NP]):
         if q == p:
             continue
         n_in = cnt[q, r]
-        f, s_adj = best_adjacent_nb(T, S, q, r)
-        if n_in == 0 and f < 0:
+        a = adjs[q, r]
+        if n_in == 0 and a < 0:
             continue
         opposed = True
-        e = st[q, r] + s_adj + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
+        e = st[q, r] + max(a, 0) + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
         if e > enemy:
             enemy = e
     w = reward_worth_nb(T, S, r)
@@ -177,25 +178,51 @@ def contest_score_nb(T, S, p, r, params, cnt, st):
 
 
 @njit(cache=True)
-def board_view_nb(T, S, cnt, st):
-    """cnt[q, r] = count_in_nb(S, q, r) and st[q, r] = str_in_nb(T, S, q, r) for every clan and
-    region, in one pass over the figures: what one greedy action decision reads of the board
-    (int64[P5, VH_MAX_REGIONS] each; rows past gs[G_NP] and columns past n_regions untouched)."""
+def board_view_nb(T, S):
+    """What one greedy action decision reads of the board, in one pass over the figures, for
+    every clan q and region r (rows past gs[G_NP], columns past n_regions untouched):
+    S.w_fstr[q, f] = fig_str_nb(T, S, q, f); S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r]
+    = str_in_nb(T, S, q, r); S.w_adjs[q, r] = best_adjacent_nb(T, S, q, r)'s STR, -1 when no
+    figure of q stands in a region adjacent to r."""
+    cnt, st, fs, adjs = S.w_cnt, S.w_str, S.w_fstr, S.w_adjs
+    R = T.n_regions
     for q in range(S.gs[G_NP]):
-        for r in range(T.n_regions):
+        elite = T.fig_str[0] + sheet_sum_nb(T, S, q, E.VOP_ELITE_STR)
+        for r in range(R):
             cnt[q, r] = 0
             st[q, r] = 0
+            adjs[q, r] = -1
         for f in range(E.VH_NFIG):
-            r = S.loc[q, f]
-            if 0 <= r < T.n_regions:
-                cnt[q, r] += 1
-                st[q, r] += fig_str_nb(T, S, q, f)
+            if f < E.VH_FIG_WARRIOR0:
+                v = elite
+            elif f < E.VH_FIG_MONSTER0:
+                v = T.fig_str[1]
+            else:
+                c = S.mon_card[q, f - E.VH_FIG_MONSTER0]
+                v = T.card_value[c] if c >= 0 else 0
+            fs[q, f] = v
+            loc = S.loc[q, f]
+            if 0 <= loc < R:
+                cnt[q, loc] += 1
+                st[q, loc] += v
+                for k in range(T.adj_n[loc]):
+                    x = T.adj_to[loc, k]
+                    if v > adjs[q, x]:
+                        adjs[q, x] = max(v, 0)
 
 
 @njit(cache=True)
-def summon_target_nb(T, S, p, params, cnt, st):
+def summon_target_nb(T, S, p, params):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
-    where clan p is strongest relative to its rivals, next to god regions and Valhalla."""
+    where clan p is strongest relative to its rivals, next to god regions and Valhalla. Reads
+    board_view_nb's tables."""
+    cnt, st, vadj = S.w_cnt, S.w_str, S.w_vadj
+    for r in range(T.n_regions):
+        vadj[r] = 0
+    for x in range(T.n_regions):  # Prove Valor regions, counted at their neighbours
+        if S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1:
+            for k in range(T.adj_n[x]):
+                vadj[T.adj_to[x, k]] += 1
     br, bs = -1, NEG
     for r in range(T.n_regions):
         if not is_common_nb(T, S, r):
@@ -210,9 +237,8 @@ def summon_target_nb(T, S, p, params, cnt, st):
             if q != p:
                 rival = max(rival, st[q, r])
         s -= 0.5 * max(rival - st[p, r], 0)
-        for x in range(T.n_regions):  # next to a Prove Valor region
-            if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
-                s += 0.3
+        for _ in range(vadj[r]):  # next to a Prove Valor region (added one by one: the same sum)
+            s += 0.3
         s += 0.001 * ((r * 7 + p * 3) % 11)  # stable spread between clans
         if s > bs:
             br, bs = r, s
@@ -220,9 +246,10 @@ def summon_target_nb(T, S, p, params, cnt, st):
 
 
 @njit(cache=True)
-def valor_region_nb(T, S, p, params, cnt):
+def valor_region_nb(T, S, p, params):
     """(source region, target region, score) for a March into a Prove Valor region (god or
-    Valhalla) where clan p would reach the majority."""
+    Valhalla) where clan p would reach the majority. Reads board_view_nb's tables."""
+    cnt = S.w_cnt
     best_s, bsrc, bdst = NEG, -1, -1
     vg = T.valor_glory[S.gs[G_AGE] - 1]
     for dst in range(T.n_regions):
@@ -233,9 +260,8 @@ def valor_region_nb(T, S, p, params, cnt):
             if q != p:
                 top = max(top, cnt[q, dst])
         mine = cnt[p, dst]
-        for src in range(T.n_regions):
-            if src == dst or T.adj[src, dst] == 0:
-                continue
+        for k in range(T.adj_n[dst]):  # ascending, as a scan of every region
+            src = T.adj_to[dst, k]
             n = cnt[p, src]
             if n == 0:
                 continue
@@ -264,12 +290,12 @@ def choose_action_nb(T, S, p, kind, params, out):
     rage = S.rage[p]
     if kind == E.VPOL_RANDOM:
         return _random_action_nb(T, S, p, out)
-    cnt, st = S.w_cnt[:], S.w_str[:]
-    board_view_nb(T, S, cnt, st)
+    board_view_nb(T, S)
     best = params[E.VP_PASS]
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
+    bbv = best_battle_value_nb(T, S, p)
     for r in range(T.n_regions):
-        s = contest_score_nb(T, S, p, r, params, cnt, st)
+        s = contest_score_nb(T, S, p, r, params, bbv)
         if s > best:
             best = s
             out[0], out[1], out[2] = E.VA_CONTEST, r, 0
@@ -294,18 +320,18 @@ def choose_action_nb(T, S, p, kind, params, out):
     fig, fs = -1, -1
     for f in range(E.VH_NFIG):
         if S.loc[p, f] == E.VH_LOC_RESERVE:
-            s = fig_str_nb(T, S, p, f) + (10 if f >= E.VH_FIG_MONSTER0 else 0)
+            s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
             if s > fs:
                 fig, fs = f, s
     if fig >= 0:
-        r, s = summon_target_nb(T, S, p, params, cnt, st)
+        r, s = summon_target_nb(T, S, p, params)
         if r >= 0:
             s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)
             if s > best:
                 best = s
                 out[0], out[1], out[2] = E.VA_SUMMON, fig, r
     if rage >= 1:
-        src, dst, s = valor_region_nb(T, S, p, params, cnt)
+        src, dst, s = valor_region_nb(T, S, p, params)
         if src >= 0 and s > best:
             best = s
             out[0], out[1], out[2] = E.VA_MARCH, src, dst

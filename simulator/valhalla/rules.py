@@ -40,6 +40,8 @@ VTABLES_DTYPE = np.dtype([
     ("n_outer", np.int32),  # outer regions (Region Token numbers 1..n_outer, indices 0..n_outer-1)
     ("valhalla", np.int32),  # region index of Valhalla
     ("adj", np.int8, (MAXR, MAXR)),  # 1 where a pathway joins two regions
+    ("adj_n", np.int8, (MAXR,)),  # pathways of each region
+    ("adj_to", np.int8, (MAXR, MAXR)),  # the regions each region's pathways join, ascending
     ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
     ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
     ("fig_str", np.int16, (2,)),  # base STR of Elites, Warriors
@@ -457,6 +459,10 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     t.card_god[:] = -1
     t.n_regions, t.n_outer, t.valhalla = R, R - 1, vh
     t.adj[:R, :R] = adj
+    for r in range(R):
+        to = np.flatnonzero(adj[r])
+        t.adj_n[r] = len(to)
+        t.adj_to[r, : len(to)] = to
     for k in ("track", "bonus", "fig_str", "valor_glory", "pass_left"):
         t[k][:] = np.asarray(rules[k])
     t.outer_rewards[: R - 1] = rules["outer_rewards"]

@@ -91,6 +91,9 @@ VSTATE_DTYPE = np.dtype([
     # field carries no reference count, where an np.empty array passed on bumps one per call)
     ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region (policy.board_view_nb)
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
+    ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
+    ("w_adjs", np.int64, (P5, E.VH_MAX_REGIONS)),  # best_adjacent_nb's STR, -1 for no figure adjacent
+    ("w_vadj", np.int64, (E.VH_MAX_REGIONS,)),  # Prove Valor regions adjacent to each region
 ], align=True)
 
 
