@@ -3,7 +3,6 @@ Resolution; DIGEST §3.1 god tiles, §3.2 kill piles): the battle, its card text
 and god tiles, and figures leaving the board. T: VTABLES record, S: VSTATE record,
 kinds int8[P] / params float64[P, VP_N]: the seats' policies.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -119,7 +118,7 @@ def battle_nb(T, S, c, r, kinds, params):
     discards its card, losers take theirs back; the winner gains its Axes as Glory.
     """
     P = S.gs[G_NP]
-    part = np.zeros(P, np.bool_)
+    part = S.w_part
     for q in range(P):
         part[q] = count_in_nb(S, q, r) > 0
         S.played[q] = -1
@@ -159,7 +158,8 @@ def battle_nb(T, S, c, r, kinds, params):
                 if bf < 0:
                     break
                 destroy_fig_nb(T, S, x, bf, q)
-    total = np.zeros(P, np.int64)
+    total = S.w_total
+    total[:] = 0
     best, n_best, w = -1, 0, -1
     for q in range(P):
         if not part[q]:
@@ -350,7 +350,8 @@ def reward_nb(T, S, c, r, losers, kinds, params):
                     n += 1
         elif pw == E.VGP_BALDR:
             bi, bw = -1, -1e18
-            drawn = np.full(8, -1, np.int64)
+            drawn = S.w_drawn
+            drawn[:] = -1
             nd = 0
             for k in range(min(amt, 8)):
                 x = draw_nb(S)
@@ -394,7 +395,8 @@ def contest_nb(T, S, c, r, kinds, params):
         S.contests[c, r] += 1
     call_to_battle_nb(T, S, c, r, kinds, params)
     P = S.gs[G_NP]
-    losers = np.zeros(P, np.bool_)
+    losers = S.w_losers
+    losers[:] = 0
     if not has_enemy_nb(S, c, r):
         log_nb(S, E.VEV_NOBATTLE, c, r, 0, 0, 0, 0)
         reward_nb(T, S, c, r, losers, kinds, params)

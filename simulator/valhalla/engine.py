@@ -320,7 +320,8 @@ def take_action_nb(T, S, p, kinds, params, act):
     if kind == E.VA_SUMMON:
         ok = summon_action_nb(T, S, p, a, b)
     elif kind == E.VA_MARCH:
-        dests = np.full(E.VH_NFIG, -1, np.int64)
+        dests = S.w_dests
+        dests[:] = -1
         for f in range(E.VH_NFIG):
             if S.loc[p, f] == a:
                 dests[f] = march_dest_nb(T, S, p, f, a, b, kinds[p], params[p])
@@ -374,7 +375,7 @@ def _summon_two_cards(T, S, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counts in the phase (numba extends it to the callees)
 def action_phase_nb(T, S, kinds, params):
     """Action Phase: Rage refilled to the Rage stat; clockwise from the first player, one action
     per turn, until every clan has passed or is at 0 Rage, or every region without a Region Token
@@ -383,7 +384,8 @@ def action_phase_nb(T, S, kinds, params):
     for p in range(P):
         S.rage[p] = T.track[E.STAT_RAGE, S.stat[p, E.STAT_RAGE]]
         S.passed[p] = 0
-    act = np.zeros(3, np.int64)
+    act = S.w_act
+    act[:] = 0
     turn = 0
     p = S.gs[G_FIRST]
     idle = 0

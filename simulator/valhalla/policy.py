@@ -5,7 +5,6 @@ params, float64[VP_N], enums VP_*) or VPOL_SCRIPT (scenarios: the draft pick, st
 Battle figure and battle card come from the clan's script queue while it lasts, then greedy).
 New strategies are parameter vectors, never callbacks.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -343,7 +342,7 @@ def _random_action_nb(T, S, p, out):
     """Uniform over action kinds that are legal now, then uniform over their arguments."""
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
     n_opts = 0
-    opts = np.empty(64 * 3, np.int64)
+    opts = S.w_opts
     for f in range(E.VH_NFIG):
         if S.loc[p, f] == E.VH_LOC_RESERVE:
             for r in range(T.n_regions):

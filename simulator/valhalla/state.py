@@ -94,6 +94,13 @@ VSTATE_DTYPE = np.dtype([
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_adjs", np.int64, (P5, E.VH_MAX_REGIONS)),  # best_adjacent_nb's STR, -1 for no figure adjacent
     ("w_vadj", np.int64, (E.VH_MAX_REGIONS,)),  # Prove Valor regions adjacent to each region
+    ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
+    ("w_dests", np.int64, (E.VH_NFIG,)),  # a March's destination of each figure
+    ("w_opts", np.int64, (64 * 3,)),  # Random's legal actions (policy._random_action_nb)
+    ("w_part", np.int8, (P5,)),  # the clans in the current battle (contest.battle_nb)
+    ("w_total", np.int64, (P5,)),  # their STR totals
+    ("w_losers", np.int8, (P5,)),  # the clans that lost the contest (contest.contest_nb)
+    ("w_drawn", np.int64, (8,)),  # Baldr's drawn cards (contest.reward_nb)
 ], align=True)
 
 
