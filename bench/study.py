@@ -4,7 +4,7 @@
 
 Runs the main job's experiment (4 archetypes, seat rotation) as a child process, without the
 report, then the report on its stats as a second child, and prints:
-- games/s of the study (games, reduction to sufficient statistics, stats written per batch);
+- games/s of the study (games, reduction to sufficient statistics, stats saved as `volva study` saves them);
 - peak RSS of the study process and of the report process (ru_maxrss of each child);
 - size of the run directory on disk;
 - a correctness check first: the stats hold exactly --games games and 4 x games clan-rows.
