@@ -550,12 +550,13 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
     spans = [(first, min(batch_size, games - first)) for first in range(0, games, batch_size)]
     tasks = [(first, n, rotate, points, card, ages) for first, n in spans]
-    sums, cards = None, None
     none = pd.DataFrame()
+    done = (None, None, 0)  # paired sums, card sums, games: the batches counted in both arms
 
     def save() -> None:  # both arms and the paired sums, at the same games
-        wa.save()
-        wb.save()
+        sums, cards, games = done
+        wa.save(games)
+        wb.save(games)
         if sums is not None:
             _save(sums, wa.out.parent / "paired.parquet")
         if cards is not None:
@@ -564,11 +565,12 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
         with contextlib.closing((batches or Batches()).map(paired_batch, (rs_a, rs_b, names, pols, seed),
                                                            tasks)) as res:
             for (first, n), (sa, sb, ps, cs) in zip(spans, res):
-                sums = add_sums(sums, ps)
-                if cs is not None:
-                    cards = add_sums(cards, cs, CARD_KEYS)
+                sums = add_sums(done[0], ps)
+                cards = add_sums(done[1], cs, CARD_KEYS) if cs is not None else done[1]
+                wa.add(Frames(none, none, none, sa), n, save=False)
                 wb.add(Frames(none, none, none, sb), n, save=False)
-                if wa.add(Frames(none, none, none, sa), n):
+                done = (sums, cards, first + n)  # one assignment: a second signal sees all of it or none
+                if wa.due():
                     save()
                 if progress is not None:
                     progress(n)
@@ -581,7 +583,7 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
             save()  # the finished batches, whatever stopped the run
         raise
     save()
-    return sums
+    return done[0]
 
 
 def strategy_streams(sums: pd.DataFrame) -> dict[str, tuple[int, float, float]]:

@@ -113,9 +113,22 @@ def _resume(out: Path, writer, meta: dict) -> int:
             writer.stats = Stats.load(out)
     except (ValueError, StatsError) as exc:
         raise UsageError(str(exc)) from None
+    _check_games(out, writer.stats, meta["games"])
     start = writer.stats.games  # the stats are replaced whole, whole batches: they say how far it got
     meta.update(started=old.get("started"), resumed=(old.get("resumed") or []) + [now()], games_done=start)
     return start
+
+
+def _check_games(out: Path, st, games: int) -> None:
+    """The games ``stats/meta.json`` counts are those its clans table holds (each game has a
+    row per clan) and no more than the run's. Raises UsageError naming the file."""
+    c = st.tables["clans"]
+    held = int(round(float((c["n"] / c["n_players"]).sum()))) if len(c) else 0
+    if held != st.games or st.games > games:
+        why = (f"'games' is {st.games:,} but its tables hold {held:,} games" if held != st.games
+               else f"'games' is {st.games:,}, more than the run's {games:,}")
+        raise UsageError(f"--resume: {out / 'stats' / 'meta.json'}: {why}; restore the run's own stats "
+                         "folder or rerun")
 
 
 def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, extra_meta=None,

@@ -10,11 +10,12 @@
 - ``plays.parquet``   one row per card used        }
 - ``run.json``        the experiment, versions, status and ``games_done``
 
-Row groups are appended after each batch; ``stats/`` and ``run.json`` are saved whole at most
-every :data:`SAVE_EVERY_S` seconds (:func:`save_every_s`) while the run plays (saving 14 tables after every batch of a
-fast engine cost a tenth of its rate) and always at its end, at a stop (a signal) and after an
-error, so a stopped run keeps every finished batch; only a killed process (SIGKILL, power) loses
-the batches since the last save. ``resume`` continues a stopped run (stats only) from ``games_done``.
+Row groups are appended after each batch; ``stats/`` and ``run.json`` are saved whole at the end
+of the first batch :data:`SAVE_EVERY_S` seconds after the last save (:func:`save_every_s`) while
+the run plays (saving 14 tables after every batch of a fast engine cost a tenth of its rate), and
+always at its end, at a stop (a signal) and after an error, so a stopped run keeps every finished
+batch; only a killed process (SIGKILL, power) loses the batches since the last save. ``resume``
+continues a stopped run (stats only) from the games its ``stats/`` holds.
 """
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ SAVE_EVERY_S = 5.0  #: longest time between two saves of stats/ and run.json whi
 
 def save_every_s() -> float:
     """Seconds between saves: ``VOLVA_SAVE_EVERY_S`` (0: after every batch), else :data:`SAVE_EVERY_S`.
-    Raises ValueError naming the variable for a value that is not a number >= 0."""
+    Raises ValueError naming the variable for a value that is not a finite number >= 0."""
     raw = os.environ.get("VOLVA_SAVE_EVERY_S", "").strip()
     if not raw:
         return SAVE_EVERY_S
@@ -103,8 +104,8 @@ def save_every_s() -> float:
         v = float(raw)
     except ValueError:
         v = -1.0
-    if not v >= 0:  # also NaN
-        raise ValueError(f"VOLVA_SAVE_EVERY_S={raw!r}; allowed: a number of seconds >= 0 (0: save after every batch)")
+    if not 0 <= v < float("inf"):  # also NaN
+        raise ValueError(f"VOLVA_SAVE_EVERY_S={raw!r}; allowed: a finite number of seconds >= 0 (0: save after every batch)")
     return v
 
 
@@ -117,7 +118,7 @@ class RunWriter:
     stats: Stats = field(default_factory=Stats)
     writers: dict = field(default_factory=dict)
     save_every_s: float = field(default_factory=save_every_s)
-    pending: list = field(default_factory=list)  #: (Stats, games) of the batches added since the last save
+    pending: list = field(default_factory=list)  #: (Stats, games done with it) of the batches since the last save
     saved_at: float = field(default_factory=time.monotonic)
 
     def open(self) -> None:
@@ -136,23 +137,34 @@ class RunWriter:
         if self.keep_rows:
             for k in ROW_FILES:
                 self.writers[k].write_table(R.arrow_table(getattr(fr, k), ROW_FILES[k][1]))
-        self.pending.append((fr.stats, n))
+        end = (self.pending[-1][1] if self.pending else self.stats.games) + n
+        self.pending.append((fr.stats, end))  # end: games counted once this batch is in
         if save is None:
-            save = time.monotonic() - self.saved_at >= self.save_every_s
+            save = self.due()
         if save:
             self.save()
         return save
 
-    def save(self) -> None:
-        """Add the pending batches' sums and write ``stats/``, then ``run.json`` (a crash between
-        them leaves run.json at the previous save, which every file holds)."""
-        if not self.pending:
-            return
-        self.stats.add(*(st for st, _ in self.pending))
-        self.stats.save(self.out)
-        self.meta["games_done"] = self.meta.get("games_done", 0) + sum(n for _, n in self.pending)
-        self.pending = []
-        self.write_meta()
+    def due(self) -> bool:
+        """True when the last save is ``save_every_s`` old."""
+        return time.monotonic() - self.saved_at >= self.save_every_s
+
+    def save(self, upto: int | None = None) -> None:
+        """Write the sums so far (with ``upto``: of the batches ending at or before that many
+        games) to ``stats/``, then ``run.json`` (a crash between them leaves run.json at the
+        previous save, which every file holds). Safe to repeat after an interruption anywhere in
+        it (a second signal): the totals replace ``self.stats`` in one step after they are
+        written, and a pending batch counts only if it ends past them."""
+        lim = self.pending[-1][1] if upto is None and self.pending else upto
+        new = [st for st, end in self.pending if self.stats.games < end <= (lim or 0)]
+        if new:
+            total = Stats(dict(self.stats.tables), self.stats.games, self.stats.cards, self.stats.game).add(*new)
+            total.save(self.out)
+            self.stats = total
+        self.pending = [(st, end) for st, end in self.pending if end > self.stats.games]
+        if self.meta.get("games_done") != self.stats.games:
+            self.meta["games_done"] = self.stats.games
+            self.write_meta()
         self.saved_at = time.monotonic()
 
     def write_meta(self) -> None:

@@ -417,9 +417,90 @@ def test_compare_saves_both_arms_and_the_paired_sums_together(tmp_path, monkeypa
                                   pd.read_parquet(tmp_path / "end" / "paired.parquet"))
 
 
-@pytest.mark.parametrize("bad", ["soon", "-1", "nan"])
+@pytest.mark.parametrize("bad", ["soon", "-1", "nan", "inf"])
 def test_bad_save_interval_is_one_line_and_writes_nothing(tmp_path, monkeypatch, fake_play_batch, bad):
     monkeypatch.setenv("VOLVA_SAVE_EVERY_S", bad)
     res = runner.invoke(app, ["run", "--players", "2", "--games", "10", "--out", str(tmp_path / "o")])
-    _one_line_error(res, "VOLVA_SAVE_EVERY_S", "allowed: a number of seconds >= 0")
+    _one_line_error(res, "VOLVA_SAVE_EVERY_S", "allowed: a finite number of seconds >= 0")
     assert fake_play_batch == [] and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_second_signal_during_a_save_counts_no_batch_twice(tmp_path, monkeypatch, fake_play_batch, when):
+    """Ctrl-C twice, the second landing in the middle of a save of stats/ (before or after the
+    files are written): the save on the way out counts each finished batch once, run.json agrees
+    with stats/, and --resume gives the sums of an uninterrupted run (helper's report, stop 33)."""
+    from volva.analysis.suffstats import Stats as St
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    real, calls = St.save, []
+
+    def interrupted(self, d):
+        calls.append(self.games)
+        if len(calls) == 3 and when == "before":
+            raise KeyboardInterrupt
+        real(self, d)
+        if len(calls) == 3 and when == "after":
+            raise KeyboardInterrupt
+    monkeypatch.setattr(St, "save", interrupted)
+    args = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
+            "--no-keep-rows"]
+    res = runner.invoke(app, args + ["--out", str(tmp_path / "x")])
+    assert res.exit_code == 130
+    st = Stats.load(tmp_path / "x")
+    meta = json.loads((tmp_path / "x" / "run.json").read_text())
+    assert st.games == meta["games_done"] == 30 and st.tables["clans"]["n"].sum() == 60
+    monkeypatch.setattr(St, "save", real)
+    assert runner.invoke(app, args + ["--out", str(tmp_path / "x"), "--resume"]).exit_code == 0
+    assert runner.invoke(app, args + ["--out", str(tmp_path / "whole")]).exit_code == 0
+    assert Stats.load(tmp_path / "x").equals(Stats.load(tmp_path / "whole"))
+
+
+def test_a_compare_stopped_between_its_arms_saves_both_at_the_same_games(tmp_path, monkeypatch, fake_play_batch):
+    """A second signal after arm A took a batch and before arm B did: both arms and paired.parquet
+    are saved at the batches both hold."""
+    from volva.analysis.runner import RunWriter
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "3600")
+    real, calls = RunWriter.add, []
+
+    def add(self, fr, n, save=None):
+        calls.append(1)
+        if len(calls) == 6:  # arm B's third batch: arm A already holds it
+            raise KeyboardInterrupt
+        return real(self, fr, n, save)
+    monkeypatch.setattr(RunWriter, "add", add)
+    res = runner.invoke(app, ["compare", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size",
+                              "10", "--variant-option", "tie_break=shared", "--out", str(tmp_path / "c")])
+    assert res.exit_code == 130
+    done = [json.loads((tmp_path / "c" / arm / "run.json").read_text())["games_done"] for arm in ("baseline", "variant")]
+    games = [Stats.load(tmp_path / "c" / arm).games for arm in ("baseline", "variant")]
+    paired = pd.read_parquet(tmp_path / "c" / "paired.parquet")
+    from volva.analysis.paired import strategy_rows
+    assert done == games == [20, 20]
+    assert int(strategy_rows(paired).set_index("strategy").loc["greedy", "n"]) == 20  # one greedy clan a game
+
+
+@pytest.mark.parametrize("games", [25000, 35])
+def test_resume_refuses_stats_whose_game_count_was_edited(tmp_path, monkeypatch, fake_play_batch, games):
+    """stats/meta.json's 'games' must be what its tables hold (and no more than the run's games):
+    an edited count would skip or repeat games on --resume (helper's report, stop 33)."""
+    args = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
+            "--no-keep-rows", "--out", str(tmp_path / "x")]
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    import volva.simulator.engines as engines
+    real = engines.play_batch
+    calls = []
+
+    def flaky(ruleset, lineup, seeds, check=False):
+        calls.append(1)
+        if len(calls) > 8:
+            raise KeyboardInterrupt
+        return real(ruleset, lineup, seeds, check)
+    monkeypatch.setattr(engines, "play_batch", flaky)
+    assert runner.invoke(app, args).exit_code == 130
+    mp = tmp_path / "x" / "stats" / "meta.json"
+    meta = json.loads(mp.read_text())
+    assert meta["games"] == 40
+    meta["games"] = games
+    mp.write_text(json.dumps(meta))
+    res = runner.invoke(app, args + ["--resume"])
+    _one_line_error(res, "--resume", "meta.json", f"'games' is {games:,}")
