@@ -443,6 +443,10 @@ def study(
             written = build_report(out, out / "report")
         except RunDataError as exc:
             _fail(str(exc))
+        except KeyboardInterrupt:  # the games are all in OUT/stats: only the report is unfinished
+            sys.stderr.write(f"interrupted while writing the report; the statistics are complete in {out} "
+                             f"(write the report with: volva report {out} --out {out / 'report'})\n")
+            raise typer.Exit(130) from None
         typer.echo(f"report: {out / 'report' / 'report.html'} ({len(written)} files)")
     raise typer.Exit(code)
 

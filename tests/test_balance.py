@@ -504,3 +504,20 @@ def test_resume_refuses_stats_whose_game_count_was_edited(tmp_path, monkeypatch,
     mp.write_text(json.dumps(meta))
     res = runner.invoke(app, args + ["--resume"])
     _one_line_error(res, "--resume", "meta.json", f"'games' is {games:,}")
+
+
+def test_ctrl_c_while_study_writes_its_report_says_so(tmp_path, monkeypatch, fake_play_batch):
+    """The games are all played and saved; only the report is unfinished: exit 130 and a line
+    saying how to write it (helper's report, stop 33)."""
+    import volva.reports.report as report
+
+    def interrupted(run_dir, out):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(report, "build_report", interrupted)
+    f = tmp_path / "e.toml"
+    f.write_text('players = 2\nlineup = "greedy,random"\ngames = 20\nbatch_size = 10\n')
+    out = tmp_path / "s"
+    res = runner.invoke(app, ["study", str(f), "--out", str(out)])
+    assert res.exit_code == 130
+    assert "interrupted while writing the report" in res.stderr and f"volva report {out} --out" in res.stderr
+    assert json.loads((out / "run.json").read_text())["status"] == "complete" and Stats.load(out).games == 20
