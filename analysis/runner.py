@@ -91,7 +91,7 @@ ROW_FILES = {"clans": ("clans.parquet", R.CLANS_SCHEMA), "picks": ("picks.parque
              "plays": ("plays.parquet", R.PLAYS_SCHEMA)}
 
 
-SAVE_EVERY_S = 5.0  #: longest time between two saves of stats/ and run.json while a run plays
+SAVE_EVERY_S = 5.0  #: seconds after a save of stats/ and run.json before the next one (at the end of a batch)
 
 
 def save_every_s() -> float:
