@@ -135,9 +135,9 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
              progress=no_progress) -> Outcome:
     """Play the batches of ``run`` into OUT (stats always, rows with keep_rows; see
     analysis.runner), continuing a stopped run with ``resume``. Raises UsageError (resume)."""
-    from volva.analysis.runner import run_batches
+    from volva.analysis.runner import RunWriter, run_batches
     meta = run.meta(keep_rows, **(extra_meta or {}))
-    writer = _writer(out, meta, keep_rows)
+    writer = RunWriter(out, meta, keep_rows)  # VOLVA_SAVE_EVERY_S: checked by session.set_threads
     start = _resume(out, writer, meta) if resume else 0
     status, code = "complete", 0
     stop = StopFlag()
@@ -189,17 +189,8 @@ def _quietly(*steps) -> None:
             pass
 
 
-def _writer(out: Path, meta: dict, keep_rows: bool):
-    """A :class:`analysis.runner.RunWriter`; raises UsageError for a bad VOLVA_SAVE_EVERY_S."""
-    from volva.analysis.runner import RunWriter, save_every_s
-    try:
-        every = save_every_s()
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return RunWriter(out, meta, keep_rows, save_every_s=every)
-
-
 def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
+    from volva.analysis.runner import RunWriter
     writers = []
     for k, (rs, arm) in enumerate(zip(rule_sets, arms)):
         d = out / arm
@@ -209,7 +200,7 @@ def _arm_writers(run: Run, arms, rule_sets, out: Path, variant_args=()) -> list:
                         run.rotate, False, arm=arm)
         run.with_cluster(meta)
         meta["draft_rules"] = getattr(rs, "draft_note", None)
-        writers.append(_writer(d, meta, False))
+        writers.append(RunWriter(d, meta, False))
     return writers
 
 

@@ -322,6 +322,13 @@ def _truncate_to_first_batch(out, exp_file):
     (out / "run.json").write_text(json.dumps(meta))
 
 
+def _two_player_study(tmp_path, games: int):
+    """An experiment file: greedy against random, ``games`` games in batches of 10."""
+    f = tmp_path / "e.toml"
+    f.write_text(f'players = 2\nlineup = "greedy,random"\ngames = {games}\nbatch_size = 10\n')
+    return f
+
+
 def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
     """Ctrl-C after the first batch: exit 130, stats/ and run.json hold that batch, --resume works."""
     from conftest import make_batch
@@ -336,8 +343,7 @@ def test_study_interrupted_keeps_finished_batches(tmp_path, monkeypatch):
         return make_batch(len(seeds), len(lineup), seed=len(calls))
 
     monkeypatch.setattr(engines, "play_batch", flaky)
-    f = tmp_path / "e.toml"
-    f.write_text('players = 2\nlineup = "greedy,random"\ngames = 40\nbatch_size = 10\n')
+    f = _two_player_study(tmp_path, 40)
     out = tmp_path / "s"
     res = runner.invoke(app, ["study", str(f), "--out", str(out)])
     assert res.exit_code == 130
@@ -514,8 +520,7 @@ def test_ctrl_c_while_study_writes_its_report_says_so(tmp_path, monkeypatch, fak
     def interrupted(run_dir, out):
         raise KeyboardInterrupt
     monkeypatch.setattr(report, "build_report", interrupted)
-    f = tmp_path / "e.toml"
-    f.write_text('players = 2\nlineup = "greedy,random"\ngames = 20\nbatch_size = 10\n')
+    f = _two_player_study(tmp_path, 20)
     out = tmp_path / "s"
     res = runner.invoke(app, ["study", str(f), "--out", str(out)])
     assert res.exit_code == 130
