@@ -157,7 +157,7 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
         slots = np.stack([np.repeat(np.arange(A), K), np.tile(np.arange(1, K + 1), A)], axis=1).astype(np.int64)
         out = np.zeros((NS * 4 * C, 13), np.int64)
         card_rows_nb(picks.reshape(len(picks), -1), lut, slots, clans, tot, 4 * C, out)
-        t["draft"] = S.card_frame("draft", out, s_names, c_names)
+        t["draft"] = S.card_table("draft", out, s_names, c_names)
     uses = rows(lambda b: b.uses).astype(np.int64)
     if not (uses >= 0).any():
         return
@@ -173,10 +173,10 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     lut = np.stack([part + use, np.where(played, part + int(np.searchsorted(u_names, "played")), -1)], axis=1)
     out = np.zeros((NS * 4 * C * U, 13), np.int64)
     card_rows_nb(uses, lut[None], np.zeros((uses.shape[1], 2), np.int64), clans, tot, 4 * C * U, out)
-    t["use"] = S.card_frame("use", out, s_names, c_names, u_names)
+    t["use"] = S.card_table("use", out, s_names, c_names, u_names)
 
 
-def _groups(outs, rs, order, strat, gv, block) -> pd.DataFrame | None:
+def _groups(outs, rs, order, strat, gv, block) -> S.Table | None:
     """The engine's seat groups table (``suffstats._groups_table``), or None without groups."""
     names = getattr(rs, "group_names", None)
     if not names or getattr(outs[0][3], "groups", None) is None:
@@ -193,28 +193,26 @@ def _groups(outs, rs, order, strat, gv, block) -> pd.DataFrame | None:
         for s in (s_code, every):
             parts.append(S._grouped("groups", [(s, all_names), (d_code, np.array([dim], dtype=object)), value],
                                     gv, block))
-    return S._sum(pd.concat(parts, ignore_index=True), "groups")
+    return S._added(parts, "groups")
 
 
-def _h2h(s_code, s_names, w, rank, block, P) -> pd.DataFrame:
+def _h2h(s_code, s_names, w, rank, block, P) -> S.Table:
     """The h2h table (``Stats._h2h``) by :func:`analysis.kernels.h2h_sums_nb`."""
     from volva.analysis.kernels import h2h_sums_nb
     if P < 2:
-        return S._empty("h2h")
+        return S.Table.empty("h2h")
     NS = len(s_names)
     seats = np.stack([s_code, w, rank], axis=1).reshape(-1, P, 3)
     out = np.zeros((NS * NS, 10), np.int64)
     h2h_sums_nb(seats, np.ascontiguousarray(block[::P]), NS, out)
-    live = np.nonzero(out[:, 0])[0]
-    df = pd.DataFrame({"strategy": s_names[live // NS], "opponent": s_names[live % NS]})
+    live = np.nonzero(out[:, 0])[0]  # (strategy, opponent) in code order: s_names is sorted
+    cols = {"strategy": s_names[live // NS], "opponent": s_names[live % NS]}
     for j, c in enumerate(["pairs", "games", "w", "ahead2", "c_G", "c_mm", "c_aa", "c_am", "c_ww", "c_wm"]):
-        df[c] = out[live, j]
-    for k in ("strategy", "opponent"):
-        df[k] = df[k].astype(str)
-    return df[S.KEYS["h2h"] + S.SUMS["h2h"]]
+        cols[c] = out[live, j]
+    return S.Table("h2h", cols)
 
 
-def _convergence(gid, block, s_code, s_names, w, points) -> pd.DataFrame:
+def _convergence(gid, block, s_code, s_names, w, points) -> S.Table:
     """The convergence table (``Stats._convergence``) by :func:`analysis.kernels.convergence_sums_nb`."""
     from volva.analysis.kernels import convergence_sums_nb
     pts = points[points > gid[0]]
@@ -224,8 +222,7 @@ def _convergence(gid, block, s_code, s_names, w, points) -> pd.DataFrame:
     k, s = np.nonzero(out[:, :, 0])
     o = np.lexsort((k, s))  # by strategy, then checkpoint
     k, s = k[o], s[o]
-    df = pd.DataFrame({"strategy": s_names[s], "games": pts[k].astype(np.int64)})
+    cols = {"strategy": s_names[s], "games": pts[k].astype(np.int64)}
     for j, c in enumerate(["n", "w", *S.BLOCK_SUMS]):
-        df[c] = out[k, s, j]
-    df["strategy"] = df["strategy"].astype(str)
-    return df[S.KEYS["convergence"] + S.SUMS["convergence"]] if len(df) else S._empty("convergence")
+        cols[c] = out[k, s, j]
+    return S.Table("convergence", cols)

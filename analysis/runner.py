@@ -158,7 +158,7 @@ class RunWriter:
         lim = self.pending[-1][1] if upto is None and self.pending else upto
         new = [st for st, end in self.pending if self.stats.games < end <= (lim or 0)]
         if new:
-            total = Stats(dict(self.stats.tables), self.stats.games, self.stats.cards, self.stats.game).add(*new)
+            total = self.stats.copy().add(*new)
             total.save(self.out)
             self.stats = total
         self.pending = [(st, end) for st, end in self.pending if end > self.stats.games]

@@ -149,6 +149,33 @@ def _empty(name: str) -> pd.DataFrame:
 _EMPTY: dict[str, pd.DataFrame] = {}
 
 
+class Table:
+    """A stats table as numpy columns, rows sorted by the keys: int64 keys (INT_KEYS), object
+    arrays of str for the other keys, int64 sums. A batch's tables and a run's running totals
+    stay in this form, and :class:`Stats` builds the pandas frame of a table only when it is read
+    or saved (:meth:`frame`): a frame with string keys costs about a millisecond, and a batch of
+    10,000 games made fourteen of them beside an engine that plays it in half a second."""
+
+    __slots__ = ("name", "cols")
+
+    def __init__(self, name: str, cols: dict[str, np.ndarray]):
+        self.name, self.cols = name, cols
+
+    @classmethod
+    def empty(cls, name: str) -> Table:
+        cols = {k: np.zeros(0, np.int64 if k in INT_KEYS else object) for k in KEYS[name]}
+        return cls(name, dict(cols, **{s: np.zeros(0, np.int64) for s in SUMS[name]}))
+
+    def __len__(self) -> int:
+        return len(self.cols[SUMS[self.name][0]])
+
+    def frame(self) -> pd.DataFrame:
+        """The table as :func:`_empty`'s frame would hold it: int64 keys and sums, str keys."""
+        out = {k: (np.asarray(self.cols[k], np.int64) if k in INT_KEYS else pd.array(self.cols[k], dtype="str"))
+               for k in KEYS[self.name]}
+        return pd.DataFrame(dict(out, **{s: np.asarray(self.cols[s], np.int64) for s in SUMS[self.name]}))
+
+
 def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
     """Group ``df`` (key + sum columns of table ``name``) by its keys and add the sums."""
     keys = KEYS[name]
@@ -165,13 +192,19 @@ def _sum(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return out
 
 
-def _added(parts: list[pd.DataFrame], name: str) -> pd.DataFrame:
-    """Tables ``name`` added: :func:`_sum` of all ``parts`` (two or more), in numpy (a study adds
-    its batches' tables to its totals; pandas' groupby cost a few milliseconds per table)."""
+def _col(t, k: str) -> np.ndarray:
+    """Column ``k`` of a :class:`Table` or a frame as a numpy array (strings as objects)."""
+    return t.cols[k] if isinstance(t, Table) else t[k].to_numpy()
+
+
+def _added(parts: list, name: str) -> Table:
+    """Tables ``name`` (Tables or frames, one or more) added: the sums per distinct key, rows
+    sorted by the keys (as :func:`_sum`), in numpy (a study adds its batches' tables to its
+    totals; pandas' groupby cost a few milliseconds per table)."""
     keys, sums = KEYS[name], SUMS[name]
     key, cols = np.zeros(sum(len(t) for t in parts), np.int64), []
     for k in keys:
-        v = np.concatenate([t[k].to_numpy() for t in parts])
+        v = np.concatenate([_col(t, k) for t in parts])
         if k in INT_KEYS:
             v = v.astype(np.int64)
             code = v - v.min()
@@ -183,11 +216,11 @@ def _added(parts: list[pd.DataFrame], name: str) -> pd.DataFrame:
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     inv = inv.reshape(-1)
     starts = np.concatenate([[0], np.cumsum(np.bincount(inv, minlength=len(uniq)))[:-1]])
-    vals = np.concatenate([t[sums].to_numpy(np.int64) for t in parts])[np.argsort(inv, kind="stable")]
-    tot = np.add.reduceat(vals, starts, axis=0)
-    out = {k: (c[first] if k in INT_KEYS else pd.array(c[first], dtype="str")) for k, c in zip(keys, cols)}
+    vals = np.stack([np.concatenate([np.asarray(_col(t, s), np.int64) for t in parts]) for s in sums], axis=1)
+    tot = np.add.reduceat(vals[np.argsort(inv, kind="stable")], starts, axis=0)
+    out = {k: c[first] for k, c in zip(keys, cols)}
     out.update({s: tot[:, j] for j, s in enumerate(sums)})
-    return pd.DataFrame(out)
+    return Table(name, out)
 
 
 def level_labels(clans: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -319,12 +352,12 @@ def _block_sums(inv: np.ndarray, n_groups: int, block: np.ndarray, w: np.ndarray
             "c_WW": np.rint(s(W * W)).astype(np.int64), "c_WT": np.rint(s(W * T)).astype(np.int64)}
 
 
-def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = None) -> pd.DataFrame:
+def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = None) -> Table:
     """Table ``name``: sums of ``values`` (int64 arrays) per distinct combination of ``keys``,
     each (codes, labels) with labels None for an integer key (codes are the values); with
     ``block`` (dense seed-block index per row), also the BLOCK_SUMS of ``values['w']``."""
     if not len(next(iter(values.values()))):
-        return _empty(name)
+        return Table.empty(name)
     cols, key = [], np.zeros(len(keys[0][0]), np.int64)
     for codes, labels in keys:
         lo = int(codes.min())
@@ -345,14 +378,10 @@ def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = Non
             continue
         v = values[vname]
         out[vname] = np.rint(np.bincount(inv, weights=v.astype(float), minlength=len(uniq))).astype(np.int64)
-    df = pd.DataFrame(out)
-    for k in KEYS[name]:
-        if k not in INT_KEYS:
-            df[k] = df[k].astype(str)
-    return df
+    return Table(name, out)
 
 
-def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pick=None, use=None) -> pd.DataFrame:
+def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pick=None, use=None) -> Table:
     """Per (strategy, age, card[, use]): times = entries, pick_sum, n/w/g/g2 over distinct clans,
     and the cluster sums per game (module doc); ``gid``: 0-based game index per clan row.
     The loop is :func:`analysis.kernels.card_sums_nb`."""
@@ -375,10 +404,10 @@ def _card_table(name, s_code, s_names, vals, rows, age, c_code, c_names, gid, pi
     entries = np.stack([rows, cell.astype(np.int64), pick], axis=1)
     clans = np.stack([gid.astype(np.int64), vals["w"].astype(np.int64), vals["g"].astype(np.int64)], axis=1)
     card_sums_nb(order.astype(np.int64), entries, clans, np.stack([tot_T, tot_W], axis=1), S, per_s, out)
-    return card_frame(name, out, s_names, c_names, use[1] if use is not None else None)
+    return card_table(name, out, s_names, c_names, use[1] if use is not None else None)
 
 
-def card_frame(name: str, out: np.ndarray, s_names, c_names, u_names=None) -> pd.DataFrame:
+def card_table(name: str, out: np.ndarray, s_names, c_names, u_names=None) -> Table:
     """Table ``name`` (draft or use) from the kernel's int64[S * 4 * C * U, 13] cell sums
     (:func:`analysis.kernels.card_sums_nb`); cells with no entry are left out."""
     C, U = len(c_names), (len(u_names) if u_names is not None else 1)
@@ -388,31 +417,35 @@ def card_frame(name: str, out: np.ndarray, s_names, c_names, u_names=None) -> pd
     a_i, rest = rest // (C * U), rest % (C * U)
     c_i, u_i = rest // U, rest % U
     cols = ["times", "pick_sum", "n", "w", "g", "g2", *CLUSTER_SUMS]
-    df = pd.DataFrame({"strategy": s_names[s_i].astype(str), "age": a_i.astype(np.int64),
-                       "card": c_names[c_i].astype(str)})
-    if u_names is not None:
-        df["use"] = u_names[u_i].astype(str)
+    keys = [(s_i, s_names), (a_i, None), (c_i, c_names)] + ([(u_i, u_names)] if u_names is not None else [])
+    # rows by (strategy, age, card[, use]) in string order of the names (the cells are in code order)
+    order = np.lexsort([_label_rank(lb)[c] if lb is not None else c for c, lb in reversed(keys)])
+    df = {k: (c[order].astype(np.int64) if lb is None else np.asarray(lb, dtype=object)[c[order]])
+          for k, (c, lb) in zip(KEYS[name], keys)}
     for j, cname in enumerate(cols):
         if cname in SUMS[name]:
-            df[cname] = out[live, j]
-    df = df.sort_values(KEYS[name], kind="stable").reset_index(drop=True)
-    for k in KEYS[name]:
-        if k not in INT_KEYS:
-            df[k] = df[k].astype(str)
-    return df[KEYS[name] + SUMS[name]]
+            df[cname] = out[live[order], j]
+    return Table(name, df)
 
 
-def _blocks_table(npl, seat, s_code, s_names, block, w) -> pd.DataFrame:
+def _label_rank(labels) -> np.ndarray:
+    """Rank of each label in string order."""
+    rank = np.empty(len(labels), np.int64)
+    rank[np.argsort(np.asarray(labels, dtype=str), kind="stable")] = np.arange(len(labels))
+    return rank
+
+
+def _blocks_table(npl, seat, s_code, s_names, block, w) -> Table:
     """The 'blocks' table: BLOCK_SUMS per (n_players, strategy) over all seats (seat -1), per
     (n_players, seat) over all strategies (strategy '*') and per (n_players, seat, strategy)."""
     names = np.append(s_names, ALL).astype(object)
     every = np.full(len(seat), len(s_names), np.int64)
     parts = [_grouped("blocks", [_ints(npl), _ints(s), (c, names)], {"w": w}, block)
              for s, c in ((np.full(len(seat), -1, np.int64), s_code), (seat, every), (seat, s_code))]
-    return _sum(pd.concat(parts, ignore_index=True), "blocks")
+    return _added(parts, "blocks")
 
 
-def _groups_table(clans: pd.DataFrame, dims: list[str], s_code, s_names, values: dict, block) -> pd.DataFrame:
+def _groups_table(clans: pd.DataFrame, dims: list[str], s_code, s_names, values: dict, block) -> Table:
     """The 'groups' table: per (strategy, dimension, value) and per ('*', dimension, value)."""
     names = np.append(s_names, ALL).astype(object)
     every = np.full(len(s_code), len(s_names), np.int64)
@@ -423,7 +456,7 @@ def _groups_table(clans: pd.DataFrame, dims: list[str], s_code, s_names, values:
         for s in (s_code, every):
             parts.append(_grouped("groups", [(s, names), (d_code, np.array([dim], dtype=object)), _codes(clans[col])],
                                   values, block))
-    return _sum(pd.concat(parts, ignore_index=True), "groups")
+    return _added(parts, "groups")
 
 
 class Stats:
@@ -433,24 +466,42 @@ class Stats:
     them as ``stats/<table>.parquet`` plus ``stats/meta.json`` (games counted).
     """
 
-    def __init__(self, tables: dict[str, pd.DataFrame] | None = None, games: int = 0, cards: dict | None = None,
-                 game: dict | None = None):
-        self.tables = {k: (tables or {}).get(k, _empty(k)) for k in KEYS}
+    def __init__(self, tables: dict[str, pd.DataFrame | Table] | None = None, games: int = 0,
+                 cards: dict | None = None, game: dict | None = None):
+        #: per table a frame, a Table (a frame built when read) or None (no rows)
+        self._t = {k: (tables or {}).get(k) for k in KEYS}
         self.games = int(games)
         #: card name -> {"type", "god", "value"} of the run's rule set (records.card_info)
         self.cards = dict(cards or {})
         #: the engine's name, title and terms (simulator.engines.Engine), for the report's wording
         self.game = dict(game or {})
 
+    def _frame(self, name: str) -> pd.DataFrame:
+        t = self._t[name]
+        return t if isinstance(t, pd.DataFrame) else (t.frame() if t is not None else _empty(name))
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table as a pandas frame, rows sorted by the keys (built on the first read)."""
+        for k in KEYS:
+            self._t[k] = self._frame(k)
+        return self._t
+
     def __getitem__(self, name: str) -> pd.DataFrame:
-        return self.tables[name]
+        self._t[name] = self._frame(name)
+        return self._t[name]
+
+    def copy(self) -> Stats:
+        """A Stats with the same sums (tables are never changed in place, only replaced)."""
+        return Stats(dict(self._t), self.games, self.cards, self.game)
 
     def add(self, *others: Stats) -> Stats:
         """Add the sums of ``others`` into self (in place; several at once cost about what one
         does); returns self."""
         for k in KEYS:
-            parts = [t for t in (self.tables[k], *(o.tables[k] for o in others)) if len(t)]
-            self.tables[k] = _added(parts, k) if len(parts) > 1 else (parts[0].copy() if parts else _empty(k))
+            parts = [t for t in (self._t[k], *(o._t[k] for o in others)) if t is not None and len(t)]
+            one = parts[0].copy() if parts and isinstance(parts[0], pd.DataFrame) else (parts[0] if parts else None)
+            self._t[k] = _added(parts, k) if len(parts) > 1 else one
         for o in others:
             self.games += o.games
             self.cards = self.cards or dict(o.cards)
@@ -460,7 +511,7 @@ class Stats:
     def equals(self, other: Stats) -> bool:
         """True if every table holds the same sums (row order as stored: sorted by keys)."""
         return self.games == other.games and all(
-            self.tables[k].reset_index(drop=True).equals(other.tables[k].reset_index(drop=True)) for k in KEYS)
+            self[k].reset_index(drop=True).equals(other[k].reset_index(drop=True)) for k in KEYS)
 
     # ------------------------------------------------------------------ building
 
@@ -617,7 +668,8 @@ class Stats:
         import hashlib
         sha = {}
         try:
-            for k, df in self.tables.items():
+            for k in KEYS:  # the frames of Tables are built here, not kept (the totals stay arrays)
+                df = self._frame(k)
                 df.to_parquet(new / f"{k}.parquet", index=False)
                 sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
             (new / "meta.json").write_text(json.dumps({"format": "volva-stats-4", "games": self.games,
