@@ -187,69 +187,97 @@ def unpaired_diff(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], alpha: fl
                      "tested", "p_adj", "p_holm", "significant", "d_glory", "small"]]
 
 
-def _drafters(frame, block: np.ndarray) -> pd.DataFrame:
-    """One row per clan and (age, card) it drafted: row index into the clans, age, card."""
-    from volva.analysis.suffstats import _row_index
-    pk = frame.picks
-    found, rows = _row_index(frame.clans, pk["game_id"].to_numpy(), pk["seat"].to_numpy())
-    d = pd.DataFrame({"row": rows, "age": pk["age"].to_numpy(np.int64)[found],
-                      "card": pk["card"].astype(str).to_numpy(object)[found]})
-    return d.drop_duplicates().reset_index(drop=True)
-
-
 def card_sums(fa, fb) -> pd.DataFrame:
     """Per (strategy, age, card) of one batch of both arms (frames with ``clans`` and ``picks``,
-    rows paired as in :func:`paired_sums`): CARD_SUMS (module doc). Integer sums (wins x60), so
-    they add exactly over batches."""
+    rows paired as in :func:`paired_sums`): CARD_SUMS (module doc), rows sorted by CARD_KEYS, the
+    strategy's row (age 0, card '*') first. Integer sums (wins x60), so they add exactly over
+    batches. Groups are integer codes summed by counting (no pandas groupby: a batch has about a
+    million drafter rows per arm); tests/test_intervals.py checks it against the frame version."""
+    from volva.analysis.suffstats import _codes, _unique_inverse
     a, b = fa.clans, fb.clans
     blk = blocks(a)
-    strat = a["strategy"].astype(str).to_numpy(object)
+    NB = int(blk.max()) + 1 if len(blk) else 1
+    s_code, s_names = _codes(a["strategy"])
+    NS = len(s_names)
     wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
     wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
-    da, db = _drafters(fa, blk), _drafters(fb, blk)
-    # holder effect: the variant's drafters, paired with themselves in the baseline
-    # and the clans that drafted it in both arms (the same holder, the card's value changed)
-    both = db.merge(da, on=["row", "age", "card"])
-    hs = None
-    for pre, d in (("h_", db), ("k_", both)):
-        x = d.assign(strategy=strat[d["row"]], block=blk[d["row"]], dv=(wb - wa)[d["row"]])
-        x = _block_moments(x, CARD_KEYS, {"dv": "d"}).rename(columns={c: pre + c for c in HOLDER_SUMS})
-        hs = x if hs is None else hs.merge(x, on=CARD_KEYS, how="outer")
-    # cross moments of the variant holders with their strategy's totals per block (value change
-    # relative to the strategy's non-holders: card_value)
-    dT = pd.DataFrame({"strategy": strat, "block": blk, "D": wb - wa, "T": 1}).groupby(["strategy", "block"]).sum()
-    hb = db.assign(strategy=strat[db["row"]], block=blk[db["row"]], dv=(wb - wa)[db["row"]], nv=1) \
-        .groupby([*CARD_KEYS, "block"], sort=True)[["dv", "nv"]].sum().reset_index() \
-        .merge(dT.reset_index(), on=["strategy", "block"], how="left")
-    hb["x_dD"], hb["x_dT"] = hb["dv"] * hb["D"], hb["dv"] * hb["T"]
-    hb["x_nD"], hb["x_nT"] = hb["nv"] * hb["D"], hb["nv"] * hb["T"]
-    hs = hs.merge(hb.groupby(CARD_KEYS, sort=True)[VALUE_CROSS].sum().reset_index(), on=CARD_KEYS, how="outer")
-    # per (cell, block): drafters and their wins in each arm
-    cells = []
-    for arm, d, w in (("A", da, wa), ("B", db, wb)):
-        x = d.assign(strategy=strat[d["row"]], block=blk[d["row"]], wd=w[d["row"]], nd=1)
-        cells.append(x.groupby([*CARD_KEYS, "block"], sort=True)[["wd", "nd"]].sum()
-                     .rename(columns={"wd": f"wd{arm}", "nd": f"nd{arm}"}))
-    c = cells[0].join(cells[1], how="outer").fillna(0).astype(np.int64).reset_index()
-    tot = pd.DataFrame({"strategy": strat, "block": blk, "WA": wa, "WB": wb, "T": 1}) \
-        .groupby(["strategy", "block"], sort=True).sum()
-    c = c.merge(tot.reset_index(), on=["strategy", "block"], how="left")
-    v = {k: c[k].to_numpy(np.int64) for k in VARS}
+    dv = wb - wa
+    (ra, ga, ka, key_a), (rb, gb, kb, key_b), c_names = _drafter_codes(fa, fb)
+    NA = int(max(ga.max(initial=0), gb.max(initial=0))) + 1
+    C = len(c_names)
+
+    def total(key, v=None, n=None):  # integer sums per key 0..n-1 (bincount's float sums are exact here)
+        return np.rint(np.bincount(key, weights=None if v is None else v.astype(float), minlength=n)).astype(np.int64)
+
+    # per (strategy, block) over every clan of the strategy: D (x60), WA, WB, T
+    sb = s_code * NB + blk
+    D, WA, WB, T = (total(sb, v, NS * NB) for v in (dv, wa, wb, None))
+    cell_a, cell_b = ((s_code[r] * NA + g) * C + k for r, g, k in ((ra, ga, ka), (rb, gb, kb)))
+    # every cell a clan drafted in either arm, and each (cell, block) of those drafts
+    cb_all = np.concatenate([cell_a * NB + blk[ra], cell_b * NB + blk[rb]])
+    u, inv = _unique_inverse(cb_all)
+    ia, ib = inv[:len(cell_a)], inv[len(cell_a):]
+    cells, cinv = _unique_inverse(u // NB)
+    s_of, b_of = u // NB // (NA * C), u % NB
+    n_u, n_c = len(u), len(cells)
+    V = {"wdA": total(ia, wa[ra], n_u), "ndA": total(ia, None, n_u), "wdB": total(ib, wb[rb], n_u),
+         "ndB": total(ib, None, n_u), "WA": WA[s_of * NB + b_of], "WB": WB[s_of * NB + b_of], "T": T[s_of * NB + b_of]}
+    out = {}
     for q in CELL_Q:
         x, y = q[2:].split("_")
-        c[q] = v[x] * v[y]
-    cs = c.groupby(CARD_KEYS, sort=True)[CELL_Q].sum().reset_index()
-    t = tot.reset_index()
+        out[q] = total(cinv, V[x] * V[y], n_c)
+    # holders: the variant's drafters (h_), and the clans that drafted the card in both arms (k_)
+    at = np.minimum(np.searchsorted(key_a, key_b), max(len(key_a) - 1, 0))
+    both = key_a[at] == key_b if len(key_a) else np.zeros(len(key_b), bool)
+    for pre, sel in (("h_", np.ones(len(rb), bool)), ("k_", both)):
+        gi = ib[sel]
+        nb, db, d2 = total(gi, None, n_u), total(gi, dv[rb[sel]], n_u), total(gi, dv[rb[sel]] ** 2, n_u)
+        live = nb > 0
+        for name, v in (("n", nb), ("d", db), ("d2", d2), ("c_G", live.astype(np.int64)), ("c_nn", nb * nb),
+                        ("c_dd", db * db), ("c_dn", db * nb)):
+            out[pre + name] = total(cinv, v, n_c)
+        if pre == "h_":  # the variant holders' (D_h, n_h) x the strategy's (D, T) per block
+            Dsb = D[s_of * NB + b_of]
+            for name, v in (("x_dD", db * Dsb), ("x_dT", db * V["T"]), ("x_nD", nb * Dsb), ("x_nT", nb * V["T"])):
+                out[name] = total(cinv, v, n_c)
+    s_c, rest = cells // (NA * C), cells % (NA * C)
+    keys = {"strategy": s_names[s_c], "age": (rest // C).astype(np.int64), "card": c_names[rest % C]}
+    # the strategy rows (age 0, card '*'): over the blocks where the strategy has clans
+    has = T > 0
+    st_s = np.nonzero(has)[0] // NB
+    srow = {"c_G": total(st_s, None, NS), "s_D": total(st_s, (WB - WA)[has], NS), "s_T": total(st_s, T[has], NS)}
     for q in STRATEGY_Q:
         x, y = q[2:].split("_")
-        t[q] = t[x] * t[y]
-    t["c_G"], t["s_D"], t["s_T"] = 1, t["WB"] - t["WA"], t["T"]
-    ss = t.groupby("strategy", sort=True)[["c_G", *STRATEGY_Q, *STRATEGY_TOTALS]].sum().reset_index() \
-        .assign(age=0, card=ALL)
-    out = pd.concat([cs.merge(hs, on=CARD_KEYS, how="outer"), ss], ignore_index=True)
+        xv, yv = {"WA": WA, "WB": WB, "T": T}[x][has], {"WA": WA, "WB": WB, "T": T}[y][has]
+        srow[q] = total(st_s, xv * yv, NS)
+    present = np.nonzero(total(s_code, None, NS))[0]
+    df = pd.DataFrame({"strategy": np.concatenate([keys["strategy"], s_names[present]]),
+                       "age": np.concatenate([keys["age"], np.zeros(len(present), np.int64)]),
+                       "card": np.concatenate([keys["card"], np.full(len(present), ALL, dtype=object)])})
     for k in CARD_SUMS:
-        out[k] = out[k].fillna(0).astype(np.int64) if k in out else np.zeros(len(out), np.int64)
-    return out[CARD_KEYS + CARD_SUMS].sort_values(CARD_KEYS).reset_index(drop=True)
+        df[k] = np.concatenate([out.get(k, np.zeros(n_c, np.int64)), srow.get(k, np.zeros(NS, np.int64))[present]])
+    return df.sort_values(CARD_KEYS, kind="stable").reset_index(drop=True)
+
+
+def _drafter_codes(fa, fb) -> tuple:
+    """Per arm (clan row, age, card code) of each distinct card a clan drafted in an age, the card
+    codes on the sorted union of both arms' card names (a patch may add a card): ((rows, ages,
+    cards, keys) of A, the same of B, names); keys ascending, one per (row, age, card)."""
+    from volva.analysis.suffstats import _codes, _row_index
+    parts = []
+    for fr in (fa, fb):
+        pk = fr.picks
+        found, rows = _row_index(fr.clans, pk["game_id"].to_numpy(), pk["seat"].to_numpy())
+        code, names = _codes(pk["card"])
+        parts.append((rows, pk["age"].to_numpy(np.int64)[found], code[found], names))
+    c_names = np.array(sorted(set(parts[0][3]) | set(parts[1][3])), dtype=object)
+    out = []
+    for rows, ages, code, names in parts:
+        k = np.searchsorted(c_names, names)[code] if len(code) else code
+        key = np.sort((rows * 16 + ages) * len(c_names) + k)  # ages < 16; a sort: np.unique hashes, 5x slower here
+        key = key[np.concatenate([[True], key[1:] != key[:-1]])] if len(key) else key
+        out.append((key // len(c_names) // 16, key // len(c_names) % 16, key % len(c_names), key))
+    return out[0], out[1], c_names
 
 
 def paired_iwd_var(cs: pd.DataFrame, ca: pd.DataFrame, cb: pd.DataFrame) -> pd.DataFrame:
