@@ -550,7 +550,8 @@ def _paired_play(rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, 
 
 def _paired_finish(outs, rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, ages):
     from volva.analysis.runner import reduce_batch_outs
-    fa, fb = reduce_batch_outs(outs[0], rs_a, points), reduce_batch_outs(outs[1], rs_b, points)
+    # clans and picks frames: all the paired and card sums read (no plays frame)
+    fa, fb = (reduce_batch_outs(o, rs, points, plays=False) for o, rs in ((outs[0], rs_a), (outs[1], rs_b)))
     h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
     cards = card_sums(fa, fb) if card is None and len(fa.picks) and len(fb.picks) else None
     return fa.stats, fb.stats, paired_sums(fa.clans, fb.clans, h), cards

@@ -60,10 +60,10 @@ def play_batch_outs(rs, names: list[str], pols: list, seed: int, first: int, n: 
     return outs
 
 
-def reduce_batch_outs(outs: list, rs, points: np.ndarray | None, rows: bool = True) -> Frames:
+def reduce_batch_outs(outs: list, rs, points: np.ndarray | None, rows: bool = True, plays: bool = True) -> Frames:
     """The Stats of a batch's :func:`play_batch_outs` (:func:`analysis.batchsums.batch_stats`,
     straight from the engine's arrays) and, with ``rows``, its row frames, sorted by (game_id,
-    seat) whatever the rotation (without: empty frames)."""
+    seat) whatever the rotation (without: empty frames; without ``plays``: no plays frame)."""
     st = batch_stats(outs, rs, points)
     st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
     st.game = R.game_info(rs)
@@ -72,9 +72,11 @@ def reduce_batch_outs(outs: list, rs, points: np.ndarray | None, rows: bool = Tr
     cp = [R.clans_frame(b, ids, seeds, rs.name, names, rs.god_names, getattr(rs, "group_names", None))
           for ids, seeds, names, b in outs]
     pp = [R.picks_frame(b, ids, rs) for ids, _, _, b in outs]
-    up = [R.plays_frame(b, ids, rs) for ids, _, _, b in outs]
+    up = [R.plays_frame(b, ids, rs) for ids, _, _, b in outs] if plays else []
 
     def cat(parts):
+        if not parts:
+            return pd.DataFrame()
         return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], kind="stable") \
             .reset_index(drop=True)
     return Frames(cat(cp), cat(pp), cat(up), st)
