@@ -192,7 +192,7 @@ def card_sums(fa, fb) -> pd.DataFrame:
     rows paired as in :func:`paired_sums`): CARD_SUMS (module doc), rows sorted by CARD_KEYS, the
     strategy's row (age 0, card '*') first. Integer sums (wins x60), so they add exactly over
     batches. Groups are integer codes summed by counting (no pandas groupby: a batch has about a
-    million drafter rows per arm); tests/test_intervals.py checks it against the frame version."""
+    million drafter rows per arm); tests/test_paired_cards.py checks it against the frame version."""
     from volva.analysis.suffstats import _codes, _unique_inverse
     a, b = fa.clans, fb.clans
     blk = blocks(a)
@@ -220,12 +220,16 @@ def card_sums(fa, fb) -> pd.DataFrame:
     cells, cinv = _unique_inverse(u // NB)
     s_of, b_of = u // NB // (NA * C), u % NB
     n_u, n_c = len(u), len(cells)
+    starts = np.flatnonzero(np.concatenate([[True], cinv[1:] != cinv[:-1]])) if n_u else cinv
+
+    def per_cell(v):  # sums over each cell's (cell, block) groups: u is sorted, so a cell's are consecutive
+        return np.add.reduceat(np.asarray(v, np.int64), starts) if n_u else np.zeros(0, np.int64)
     V = {"wdA": total(ia, wa[ra], n_u), "ndA": total(ia, None, n_u), "wdB": total(ib, wb[rb], n_u),
          "ndB": total(ib, None, n_u), "WA": WA[s_of * NB + b_of], "WB": WB[s_of * NB + b_of], "T": T[s_of * NB + b_of]}
     out = {}
     for q in CELL_Q:
         x, y = q[2:].split("_")
-        out[q] = total(cinv, V[x] * V[y], n_c)
+        out[q] = per_cell(V[x] * V[y])
     # holders: the variant's drafters (h_), and the clans that drafted the card in both arms (k_)
     at = np.minimum(np.searchsorted(key_a, key_b), max(len(key_a) - 1, 0))
     both = key_a[at] == key_b if len(key_a) else np.zeros(len(key_b), bool)
@@ -235,11 +239,11 @@ def card_sums(fa, fb) -> pd.DataFrame:
         live = nb > 0
         for name, v in (("n", nb), ("d", db), ("d2", d2), ("c_G", live.astype(np.int64)), ("c_nn", nb * nb),
                         ("c_dd", db * db), ("c_dn", db * nb)):
-            out[pre + name] = total(cinv, v, n_c)
+            out[pre + name] = per_cell(v)
         if pre == "h_":  # the variant holders' (D_h, n_h) x the strategy's (D, T) per block
             Dsb = D[s_of * NB + b_of]
             for name, v in (("x_dD", db * Dsb), ("x_dT", db * V["T"]), ("x_nD", nb * Dsb), ("x_nT", nb * V["T"])):
-                out[name] = total(cinv, v, n_c)
+                out[name] = per_cell(v)
     s_c, rest = cells // (NA * C), cells % (NA * C)
     keys = {"strategy": s_names[s_c], "age": (rest // C).astype(np.int64), "card": c_names[rest % C]}
     # the strategy rows (age 0, card '*'): over the blocks where the strategy has clans
