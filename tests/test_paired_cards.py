@@ -1,6 +1,7 @@
 """analysis.paired.card_sums (integer codes summed by counting) against the frame version it
 replaced (pandas merges and groupbys, kept here as the reference): the same table, row for row,
-on engine games of a real card patch and on the synthetic arms of tests/test_intervals.py."""
+on engine games of card patches (a value changed, a card removed, a card added; Blood Rage with 2, 4
+and 5 players, Blood Rage: Valhalla) and on the synthetic arms of tests/test_intervals.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -90,18 +91,28 @@ def reference_card_sums(fa, fb) -> pd.DataFrame:
     return out[CARD_KEYS + CARD_SUMS].sort_values(CARD_KEYS).reset_index(drop=True)
 
 
-def _engine_arms(lineup: str, games: int):
+def _engine_arms(ruleset: str, players: int, lineup: str | None, patch: dict, games: int):
     from volva.analysis import runner, session
-    rs_a, names, pols = session.setup(4, lineup, None, "blood-rage")
-    rs_b, _, _ = session.setup(4, lineup, None, "blood-rage", [("patch", {"Tyr's Smite": {"value": 4}})])
+    rs_a, names, pols = session.setup(players, lineup, None, ruleset)
+    rs_b, _, _ = session.setup(players, lineup, None, ruleset, [("patch", patch)])
     pts = runner.checkpoints(games)
     return [runner.reduce_batch_outs(runner.play_batch_outs(rs, names, pols, 7, 0, games, True), rs, pts)
             for rs in (rs_a, rs_b)]
 
 
-@pytest.mark.parametrize("lineup", ["greedy,greedy,greedy,greedy", "greedy,random,greedy,random"])
-def test_card_sums_equal_the_frame_version_on_engine_games(lineup):
-    fa, fb = _engine_arms(lineup, 240)
+SMITE = {"Tyr's Smite": {"value": 4}}
+
+
+@pytest.mark.parametrize("ruleset,players,lineup,patch", [
+    ("blood-rage", 4, "greedy,greedy,greedy,greedy", SMITE),
+    ("blood-rage", 4, "greedy,random,greedy,random", SMITE),
+    ("blood-rage", 2, "greedy,random", {"Troll": {"remove": True}}),  # a card only arm A deals
+    ("blood-rage", 5, None, {"Fenrir's Bite": {"add": True, "age": 2, "type": "battle", "value": 3,  # only arm B
+                                               "copies_min1": 4}}),
+    ("valhalla", 4, None, {"Mjolnir's Fall": {"value": 9}}),
+])
+def test_card_sums_equal_the_frame_version_on_engine_games(ruleset, players, lineup, patch):
+    fa, fb = _engine_arms(ruleset, players, lineup, patch, 240)
     got, ref = card_sums(fa, fb), reference_card_sums(fa, fb)
     assert len(got) > 50 and (got["h_n"] > 0).any() and (got["k_n"] < got["h_n"]).any()
     pd.testing.assert_frame_equal(got, ref, check_exact=True)
