@@ -208,11 +208,17 @@ def _cluster(scheduler: str | None, workers: int | None, threads: int | None, ou
     Joined before OUT is claimed with --force, so a cluster that cannot be used leaves OUT as it
     was; an OUT that holds results without --force is refused before a cluster starts."""
     from volva.analysis.cluster import ClusterError, batches_for
+    made = [d for d in ([out, *out.parents] if out is not None else []) if not d.exists()]  # what a claim creates
     if out is not None and not force and not resume and (scheduler is not None or workers is not None):
         _claim_out(out, False, False)
     try:
         batches = batches_for(scheduler, workers, threads)
     except ClusterError as exc:
+        if made:  # bad input leaves nothing behind: the folders the claim made, if still empty
+            session.release_locks()
+            with contextlib.suppress(OSError):
+                for d in made:
+                    d.rmdir()
         _fail(str(exc))
     try:
         yield batches

@@ -142,6 +142,16 @@ def test_a_cluster_that_cannot_be_used_is_one_line_and_keeps_out(tmp_path, local
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.parametrize("argv", [["--workers", "0"], ["--scheduler", "tcp://127.0.0.1:9"]])
+def test_a_cluster_that_cannot_be_used_leaves_no_new_out_folder(tmp_path, monkeypatch, argv):
+    from volva.analysis import cluster
+    monkeypatch.setattr(cluster, "JOIN_TIMEOUT_S", 2)
+    out = tmp_path / "new" / "run"
+    res = runner.invoke(app, RUN + ["--out", str(out)] + argv)
+    assert res.exit_code == 2 and res.stderr.startswith("error: "), res.output
+    assert not (tmp_path / "new").exists()
+
+
 def test_compare_on_the_cluster_gives_the_local_tables(tmp_path):
     argv = ["compare", "--players", "3", "--games", "600", "--batch-size", "200", "--seed", "3",
             "--variant-module", "gods-of-asgard"]
