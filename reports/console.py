@@ -269,8 +269,9 @@ def compare_tables_rich(tabs: dict, games: int, top: int, variant: str = "") -> 
             t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
         shown = pd.concat([tested.head(top), tested.tail(min(3, max(len(tested) - top, 0)))]).drop_duplicates()
         for _, r in shown.iterrows():
-            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{int(r.holders):,}", f"{r.draft_rate_a:.1%}",
-                      f"{r.draft_rate_b:.1%}", f"{r.ata_a:.2f}", f"{r.ata_b:.2f}", f"{r.d_value:+.4f}",
+            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{int(r.holders):,}", _or_dash(r.draft_rate_a, ".1%"),
+                      _or_dash(r.draft_rate_b, ".1%"), _or_dash(r.ata_a, ".2f"), _or_dash(r.ata_b, ".2f"),
+                      f"{r.d_value:+.4f}",
                       ci_text(r, "+.4f", "…"), f"{r.p_adj:.2g}", "*" if r.significant else "")
         tables.append(t)
     ci = tabs.get("card_iwd")
@@ -325,3 +326,8 @@ def tune_table(fresh: list[dict], players: int):
         t.add_row(r["opponent"], f"{r['win_share']:.1%}",
                   f"[{r['ci_low'] / players:.1%}, {r['ci_high'] / players:.1%}]")
     return t
+
+
+def _or_dash(v, spec: str) -> str:
+    """``v`` formatted, or '—' where it is undefined (NaN: a card one arm's decks do not hold)."""
+    return "—" if v is None or (isinstance(v, float) and v != v) else format(v, spec)  # NaN != NaN

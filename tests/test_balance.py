@@ -526,3 +526,21 @@ def test_ctrl_c_while_study_writes_its_report_says_so(tmp_path, monkeypatch, fak
     assert res.exit_code == 130
     assert "interrupted while writing the report" in res.stderr and f"volva report {out} --out" in res.stderr
     assert json.loads((out / "run.json").read_text())["status"] == "complete" and Stats.load(out).games == 20
+
+
+def test_compare_console_shows_a_dash_for_the_baseline_of_an_added_card():
+    """A card only the variant's decks hold has no baseline draft rate or ATA (NaN in
+    compare_card_value.csv): the console shows '—', not 'nan%' (found by a helper session)."""
+    from rich.console import Console
+
+    from volva.reports.console import compare_tables_rich
+    row = {"strategy": "greedy", "age": 2, "card": "Fenrir's Bite", "holders": 1856, "draft_rate_a": float("nan"),
+           "draft_rate_b": 0.232, "ata_a": float("nan"), "ata_b": 3.58, "d_value": 0.0513, "ci_low": 0.0248,
+           "ci_high": 0.0777, "p_adj": 0.0025, "significant": True, "tested": True}
+    con = Console(width=250, record=True)
+    for t in compare_tables_rich({"strategy": pd.DataFrame(columns=["strategy"]), "card_value": pd.DataFrame([row])},
+                                 8000, 10):
+        con.print(t)
+    text = con.export_text()
+    assert "Fenrir's Bite" in text and "23.2%" in text and "3.58" in text and "—" in text
+    assert "nan" not in text.lower().replace("fenrir", "")
