@@ -437,6 +437,10 @@ def load_run_stats(run_dir: Path, meta: dict):
     run_dir = Path(run_dir)
     if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
         return Stats.load(run_dir)
+    if meta.get("keep_rows") is False:  # a stats-only run has nothing else to read
+        from volva.analysis.records import RunDataError
+        raise RunDataError(f"{run_dir / STATS_DIR}: not found; the run keeps no row files, so its report needs "
+                           f"the saved statistics (run.json status: {meta.get('status', 'unknown')})")
     games = meta.get("games") if isinstance(meta.get("games"), int) else None
     # runs from before stats/ existed: the report loads no rule set, so drafted god pairs stay
     # '(none)' unless run.json names each card's god

@@ -127,6 +127,19 @@ def test_corrupt_or_foreign_stats_file(real_run, tmp_path, table):
     _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]), "meta.json")
 
 
+def test_stats_only_run_without_stats_names_the_stats_folder(real_run, tmp_path):
+    """A --no-keep-rows run whose stats/ is not saved (yet, or lost) has no row files to fall back
+    on: the error names stats/, not clans.parquet (found by a helper session)."""
+    import json
+    d = _copy_run(real_run, tmp_path)
+    meta = json.loads((d / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps(dict(meta, keep_rows=False, status="running")))
+    for f in ("clans.parquet", "picks.parquet", "plays.parquet"):
+        (d / f).unlink(missing_ok=True)
+    _assert_one_line_error(runner.invoke(app, ["report", str(d), "--out", str(tmp_path / "r")]),
+                           f"{d / 'stats'}: not found", "keeps no row files", "status: running")
+
+
 @pytest.mark.slow
 def test_stats_table_of_another_run_or_wrong_types(real_run, tmp_path):
     """A table copied from another run, or rewritten with text columns, is refused, not mixed in."""
