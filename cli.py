@@ -187,7 +187,7 @@ def _progress(description: str, total: int, completed: int = 0, unit: str = "gam
     """A progress bar on stderr (rate in ``unit``/s, ETA); yields advance(n)."""
     from rich.console import Console
     with console.progress(Console(stderr=True), unit) as prog:
-        task = prog.add_task(description, total=total, completed=completed)
+        task = prog.add_task(description, total=total, completed=completed, resumed=completed)  # rate: new games
         yield lambda n: prog.update(task, advance=n)
 
 

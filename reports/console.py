@@ -96,7 +96,7 @@ def progress(console, unit: str = "games"):
 
     class GamesPerSecond(ProgressColumn):
         def render(self, task):
-            done, el = task.completed, task.elapsed
+            done, el = task.completed - task.fields.get("resumed", 0), task.elapsed  # this process's games
             rate = done / el if el and done else 0
             return Text(f"{rate:,.{0 if rate >= 10 else 2}f} {unit}/s" if rate else f"- {unit}/s")
 

@@ -306,3 +306,20 @@ def test_default_lineups_come_from_the_engine():
     assert default_lineup(5, "valhalla") == DEFAULT_LINEUPS["valhalla"] + ["greedy"]
     assert default_lineup(3, "valhalla", "rainbow-bridge") == DEFAULT_LINEUPS["rainbow-bridge"][:3]
     assert default_lineup(2, "no-such-rule-set") == ["greedy", "greedy"]
+
+
+def test_progress_rate_counts_only_the_games_this_process_played():
+    """--resume starts the bar at the games already done; its games/s counts the new ones only
+    (it showed millions of games/s on resuming a finished run; found by a helper session)."""
+    import io
+
+    from rich.console import Console
+
+    from volva.reports import console as C
+    with C.progress(Console(file=io.StringIO()), "games") as prog:
+        task_id = prog.add_task("games", total=200_000, completed=90_000, resumed=90_000)
+        prog.update(task_id, advance=20_000)
+        task = prog.tasks[0]
+        task.start_time, task.stop_time = 0.0, 2.0  # 20,000 new games in 2 s
+        rate = next(c for c in prog.columns if type(c).__name__ == "GamesPerSecond").render(task)
+    assert rate.plain == "10,000 games/s"
