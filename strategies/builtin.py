@@ -83,8 +83,9 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
                 raise ValueError(f"lineup item {item!r}: write name*k with k a whole number 1..5")
             k = int(count)
         names += [name.strip()] * k
-    if len(names) != n_players:
-        raise ValueError(f"lineup {text!r} names {len(names)} strategies but --players is {n_players}")
-    for n in names:
+    for n in names:  # an unknown name first: 'nobody' is a typo more often than a short lineup
         (resolver or resolve)(n)
+    if len(names) != n_players:
+        raise ValueError(f"lineup {text!r} names {len(names)} {'strategy' if len(names) == 1 else 'strategies'} "
+                         f"but --players is {n_players}")
     return names

@@ -43,6 +43,14 @@ def test_players_out_of_range(tmp_path, fake_play_batch, n):
     assert fake_play_batch == []
 
 
+@pytest.mark.parametrize("lineup, needles", [("nobody", ["unknown strategy 'nobody'"]),  # not a count error
+                                              ("greedy", ["names 1 strategy but", "4"])])
+def test_short_lineup_of_one_name(tmp_path, fake_play_batch, lineup, needles):
+    res = runner.invoke(app, ["run", "--players", "4", "--lineup", lineup, "--games", "5", "--out", str(tmp_path / "o")])
+    _assert_one_line_error(res, *needles)
+    assert fake_play_batch == []
+
+
 def test_lineup_length_mismatch(tmp_path, fake_play_batch):
     res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,random", "--games", "5",
                               "--out", str(tmp_path / "o")])
