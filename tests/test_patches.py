@@ -124,3 +124,13 @@ def test_forced_card_is_always_drafted_and_banned_never():
     assert (has(dealt) == 0).all() and (has(removed) == 0).all()
     for b in (forced, dealt, removed):
         assert (b.violation == 0).all()
+
+
+def test_a_card_of_another_game_is_named_before_its_fields(tmp_path):
+    """A Blood Rage patch given to the Valhalla dice game: 'no such card', not "field 'value':
+    unknown" (the dice game's cards have other columns; found by a helper session)."""
+    from volva.simulator.core.loading import RulesError, patch_entry
+    with pytest.raises(RulesError, match="card \"Tyr's Smite\": no such card"):
+        patch_entry(tmp_path / "p.toml", "Tyr's Smite", {"value": 4}, ["strength"], [], ["Axe Thrower", "Shield Maiden"])
+    with pytest.raises(RulesError, match="field 'value': unknown"):  # a known card: its fields are checked
+        patch_entry(tmp_path / "p.toml", "Axe Thrower", {"value": 4}, ["strength"], [], ["Axe Thrower"])

@@ -38,7 +38,6 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
     of an existing name, or a bad value type.  ``data``: the patch as a dict already read
     (``patch_path`` then only labels errors, e.g. an experiment file's [patch] table).
     """
-    import difflib
     patch_path = Path(patch_path)
     if data is None:
         data = read_toml(patch_path)
@@ -63,10 +62,6 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
             new["_file"], new["_entry"] = str(patch_path), f"{entry} (added)"
             rows.append(new)
             continue
-        if card not in names:
-            close = difflib.get_close_matches(card, names, n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
         ages = change.get("ages")
         if ages is not None and (not isinstance(ages, list) or not all(isinstance(a, int) and 1 <= a <= 3
                                                                        for a in ages)):

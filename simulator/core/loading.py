@@ -197,13 +197,19 @@ def patches_sha256(patch) -> str | None:
 def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list[str], names: list[str]) -> dict:
     """Check one card's table of a card patch: a table whose keys are card columns
     (``fields_ok``), ``remove``/``add`` (true or false) or ``extra`` keys; values integers or
-    strings; ``remove`` alone; ``add`` only for a new name. Returns the column changes.
+    strings; ``remove`` alone; ``add`` only for a new name, any other name one of ``names`` (checked
+    first, with close names). Returns the column changes.
     Raises RulesError naming the patch file, the card and the field."""
     entry = f"card {card!r}"
     allowed = fields_ok + ["remove", "add"] + extra
     if not isinstance(change, dict):
         raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
                          f"allowed fields: {allowed}")
+    if change.get("add") is not True and card not in names:  # before its fields: a card of another game
+        import difflib
+        close = difflib.get_close_matches(card, names, n=3)
+        hint = f"; did you mean {', '.join(repr(x) for x in close)}?" if close else ""
+        raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
     bad = [k for k in change if k not in allowed]
     if bad:
         raise RulesError(f"{patch_path}: {entry}: field '{bad[0]}': unknown; allowed: {allowed}")
@@ -230,7 +236,6 @@ def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, field
     ids keep) or ``add = true`` (a new card: the ``required_new`` columns given, copies default 1).
     Changed rows get ``_entry`` naming the patch, for the row validation's errors. Returns new rows;
     raises RulesError naming the patch file, card and field."""
-    import difflib
     patch_path = Path(patch_path)
     data = read_toml(patch_path) if data is None else data
     if not data:
@@ -251,10 +256,6 @@ def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, field
             new["_entry"] = f"{entry} (added by {patch_path})"
             rows.append(new)
             continue
-        if card not in names:
-            close = difflib.get_close_matches(card, names, n=3)
-            hint = f"; did you mean {', '.join(repr(x) for x in close)}?" if close else ""
-            raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
         for r in rows:
             if (r["name"] or "").strip() == card:
                 if change.get("remove"):
