@@ -209,9 +209,10 @@ def card_sums(fa, fb) -> pd.DataFrame:
     def total(key, v=None, n=None):  # integer sums per key 0..n-1 (bincount's float sums are exact here)
         return np.rint(np.bincount(key, weights=None if v is None else v.astype(float), minlength=n)).astype(np.int64)
 
-    # per (strategy, block) over every clan of the strategy: D (x60), WA, WB, T
+    # per (strategy, block) over every clan of the strategy: WA, WB, T and D = WB - WA (x60)
     sb = s_code * NB + blk
-    D, WA, WB, T = (total(sb, v, NS * NB) for v in (dv, wa, wb, None))
+    WA, WB, T = (total(sb, v, NS * NB) for v in (wa, wb, None))
+    D = WB - WA
     cell_a, cell_b = ((s_code[r] * NA + g) * C + k for r, g, k in ((ra, ga, ka), (rb, gb, kb)))
     # every cell a clan drafted in either arm, and each (cell, block) of those drafts
     cb_all = np.concatenate([cell_a * NB + blk[ra], cell_b * NB + blk[rb]])
@@ -249,11 +250,11 @@ def card_sums(fa, fb) -> pd.DataFrame:
     # the strategy rows (age 0, card '*'): over the blocks where the strategy has clans
     has = T > 0
     st_s = np.nonzero(has)[0] // NB
-    srow = {"c_G": total(st_s, None, NS), "s_D": total(st_s, (WB - WA)[has], NS), "s_T": total(st_s, T[has], NS)}
+    srow = {"c_G": total(st_s, None, NS), "s_D": total(st_s, D[has], NS), "s_T": total(st_s, T[has], NS)}
+    per_sb = {"WA": WA[has], "WB": WB[has], "T": T[has]}
     for q in STRATEGY_Q:
         x, y = q[2:].split("_")
-        xv, yv = {"WA": WA, "WB": WB, "T": T}[x][has], {"WA": WA, "WB": WB, "T": T}[y][has]
-        srow[q] = total(st_s, xv * yv, NS)
+        srow[q] = total(st_s, per_sb[x] * per_sb[y], NS)
     present = np.nonzero(total(s_code, None, NS))[0]
     df = pd.DataFrame({"strategy": np.concatenate([keys["strategy"], s_names[present]]),
                        "age": np.concatenate([keys["age"], np.zeros(len(present), np.int64)]),
