@@ -8,8 +8,11 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.batch import BatchOut, batch_out, new_batch_record, policy_arrays
+from ..core.coldstart import compile_cold
 from ..core.threads import spread
 from .rules import Ruleset
+
+PLAN = f"{__package__}.compile_plan"  #: the two-process cold compile (simulator.core.coldstart)
 
 
 def _check_seats(P: int) -> None:
@@ -33,6 +36,7 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
     kinds, params = policy_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     rec = new_batch_record(len(seeds))
+    compile_cold(PLAN)
 
     def play(lo: int, hi: int) -> None:
         play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, rec[lo:hi], np.empty(1, STATE_DTYPE))
@@ -49,5 +53,6 @@ def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int,
     _check_seats(len(lineup))
     kinds, params = policy_arrays(lineup)
     S = new_state()[0]
+    compile_cold(PLAN)
     play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check)
     return S

@@ -36,6 +36,8 @@ def canonical(*ints: str, bools: tuple[str, ...] = ()):
         exec(compile(src, f"<canonical {kernel.py_func.__module__}.{kernel.__name__}>", "exec"), scope)
         entry = scope[kernel.__name__]
         entry.__doc__, entry.__module__, entry.__wrapped__ = kernel.__doc__, kernel.py_func.__module__, kernel.py_func
-        return njit(inline="always")(entry)
+        disp = njit(inline="always")(entry)
+        disp.kernel = kernel  # the compiled body (simulator.core.coldstart compiles it by name)
+        return disp
 
     return wrap

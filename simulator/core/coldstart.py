@@ -1,0 +1,89 @@
+"""A cold compile on two cores.
+
+numba compiles one kernel at a time (a process-wide lock), so an engine's first run on an empty
+kernel cache used one core for a minute. Here a helper process compiles one branch of the
+engine's call tree while this process compiles the others; when their callers compile here, the
+helper's kernels load from the on-disk cache. numba links a cached kernel's LLVM bitcode into its
+callers exactly as it links one compiled in-process, so the machine code and every game are the
+same either way (tests/test_coldstart.py checks a game against the sequential compile).
+
+An engine declares its plan as a module with
+    ``HELPER``, ``MAIN``: lists of (module in the engine's package, kernel, argument type names),
+    ``arg_types()``: dict of those names -> numba types,
+and calls :func:`compile_cold` before its first kernel call. Nothing happens when every kernel
+of the helper's list is already cached, or with ``VOLVA_COMPILE_JOBS=1``.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+
+_done: set[str] = set()
+
+
+def jobs() -> int:
+    """Processes for a cold compile: ``VOLVA_COMPILE_JOBS`` (default 2; 1 = compile in this process only)."""
+    v = os.environ.get("VOLVA_COMPILE_JOBS", "2")
+    return int(v) if v.isdigit() and int(v) >= 1 else 2
+
+
+def kernel(plan, module: str, name: str):
+    """The compiled body named ``module.name`` of the plan's engine package (behind a
+    :func:`~simulator.core.canon.canonical` entry, the kernel it calls)."""
+    pkg = plan.__name__.rpartition(".")[0]
+    disp = getattr(importlib.import_module(f"{pkg}.{module}"), name)
+    return getattr(disp, "kernel", disp)
+
+
+def roots(plan, which: str) -> list[tuple[object, tuple]]:
+    """(dispatcher, signature) of each kernel in the plan's list ``which`` ("HELPER" or "MAIN")."""
+    types = plan.arg_types()
+    return [(kernel(plan, m, k), tuple(types[t] for t in args.split())) for m, k, args in getattr(plan, which)]
+
+
+def cached(disp, sig: tuple) -> bool:
+    """Whether numba's on-disk cache holds ``disp`` compiled for ``sig`` (True when it cannot tell:
+    the caller then just compiles in this process)."""
+    try:
+        cache = disp._cache
+        key = cache._index_key(sig, disp.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # a numba whose cache internals differ: no helper, nothing lost
+        return True
+
+
+def compile_cold(plan_module: str) -> None:
+    """Compile the plan's kernels on two processes if its helper's kernels are not cached yet.
+
+    Once per process and plan. A helper that fails is ignored: this process compiles what it
+    left (and reports any real compile error then)."""
+    if plan_module in _done:
+        return
+    _done.add(plan_module)
+    if jobs() < 2 or os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":
+        return
+    plan = importlib.import_module(plan_module)
+    if all(cached(d, s) for d, s in roots(plan, "HELPER")):
+        return
+    env = dict(os.environ, VOLVA_COMPILE_JOBS="1")
+    code = ("import json, sys; sys.path[:0] = json.loads(sys.argv[1]); import importlib; "
+            "importlib.import_module(sys.argv[2]).compile_list(sys.argv[3], 'HELPER')")
+    helper = subprocess.Popen([sys.executable, "-c", code, json.dumps(sys.path), __name__, plan_module],
+                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        compile_list(plan_module, "MAIN")
+        helper.wait()
+    finally:
+        if helper.poll() is None:  # this process failed or was interrupted
+            helper.kill()
+            helper.wait()
+
+
+def compile_list(plan_module: str, which: str) -> None:
+    """Compile the kernels of the plan's list ``which``, each for its one signature, in order."""
+    for disp, sig in roots(importlib.import_module(plan_module), which):
+        disp.compile(sig)

@@ -1,0 +1,114 @@
+"""The two-process cold compile (simulator.core.coldstart, simulator/bloodrage/compile_plan.py):
+the same games as a compile in one process, each planned kernel compiled once, no helper when
+the cache is warm or when turned off."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from volva.simulator import engines
+from volva.simulator.bloodrage import compile_plan
+from volva.simulator.core import coldstart
+from volva.strategies.lineup import resolve_for
+
+LINEUP = ["greedy", "balanced", "thor-warlord", "greedy"]
+SEEDS = (40, 7, 1)  # game_seeds(n, master seed, first id)
+
+
+def batch_digest(out) -> str:
+    """SHA-256 of every array of a BatchOut (name, dtype, shape and bytes)."""
+    h = hashlib.sha256()
+    for name, a in out._asdict().items():
+        if a is not None:
+            a = np.ascontiguousarray(a)
+            h.update(f"{name}{a.dtype}{a.shape}".encode() + a.tobytes())
+    return h.hexdigest()
+
+
+CHILD = f"""
+import json, sys
+sys.path[:0] = {json.dumps([str(p) for p in sys.path if p])}
+from tests.test_coldstart import LINEUP, SEEDS, batch_digest
+from volva.simulator import engines
+from volva.simulator.bloodrage import compile_plan
+from volva.simulator.core import coldstart
+from volva.strategies.lineup import resolve_for
+r = engines.load_ruleset("blood-rage")
+resolve = resolve_for(r.engine)
+out = engines.play_batch(r, [resolve(n) for n in LINEUP], engines.game_seeds(*SEEDS))
+main = [(d, s) for d, s in coldstart.roots(compile_plan, "MAIN")]
+helper = [(d, s) for d, s in coldstart.roots(compile_plan, "HELPER")]
+print(json.dumps(dict(
+    digest=batch_digest(out),
+    main_bodies={{d.py_func.__name__: len(d.signatures) for d, s in main}},
+    main_planned=all(d.signatures == [s] for d, s in main),
+    helper_compiled_here=[d.py_func.__name__ for d, s in helper if d.stats.cache_misses],
+    helper_loaded=[d.py_func.__name__ for d, s in helper if d.stats.cache_hits.get(s)],
+)))
+"""
+
+
+def test_cold_compile_on_two_processes_plays_the_same_games(tmp_path):
+    """An empty kernel cache, the helper on: this process compiles each MAIN kernel once with the
+    planned signature (a drifted signature would compile a second body for the engine's call),
+    loads the helper's kernels from the cache instead of compiling them, and plays games
+    identical to those of this test process (compiled or loaded without the plan's order)."""
+    env = dict(os.environ, VOLVA_CACHE_DIR=str(tmp_path), VOLVA_COMPILE_JOBS="2")
+    env.pop("NUMBA_CACHE_DIR", None)
+    proc = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=900,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["main_planned"], got["main_bodies"]
+    assert got["helper_compiled_here"] == []
+    assert got["helper_loaded"], "no kernel of the helper's list came from the cache"
+    r = engines.load_ruleset("blood-rage")
+    resolve = resolve_for(r.engine)
+    assert got["digest"] == batch_digest(engines.play_batch(r, [resolve(n) for n in LINEUP], engines.game_seeds(*SEEDS)))
+
+
+def test_warm_cache_starts_no_helper(monkeypatch):
+    """Once the engine has played (its kernels in the cache), compile_cold starts no process."""
+    r = engines.load_ruleset("blood-rage")
+    engines.play_batch(r, [resolve_for(r.engine)("greedy")] * 2, engines.game_seeds(1, 0, 1))
+    assert all(coldstart.cached(d, s) for d, s in coldstart.roots(compile_plan, "HELPER"))
+
+    def no_process(*a, **k):
+        raise AssertionError("a helper process was started on a warm cache")
+
+    monkeypatch.setattr(coldstart.subprocess, "Popen", no_process)
+    monkeypatch.setattr(coldstart, "_done", set())
+    coldstart.compile_cold(compile_plan.__name__)
+
+
+@pytest.mark.parametrize("value, jobs", [("1", 1), ("2", 2), ("4", 4), ("0", 2), ("two", 2), ("", 2)])
+def test_compile_jobs_setting(monkeypatch, value, jobs):
+    monkeypatch.setenv("VOLVA_COMPILE_JOBS", value)
+    assert coldstart.jobs() == jobs
+
+
+def test_one_job_starts_no_helper(monkeypatch):
+    """VOLVA_COMPILE_JOBS=1: no helper even if nothing is cached."""
+    monkeypatch.setenv("VOLVA_COMPILE_JOBS", "1")
+    monkeypatch.setattr(coldstart, "cached", lambda d, s: False)
+    monkeypatch.setattr(coldstart.subprocess, "Popen", lambda *a, **k: pytest.fail("helper started"))
+    monkeypatch.setattr(coldstart, "_done", set())
+    coldstart.compile_cold(compile_plan.__name__)
+
+
+def test_plan_names_kernels_and_types():
+    """Every entry names a compiled kernel of the engine and only known argument types, with
+    as many arguments as the kernel takes."""
+    types = compile_plan.arg_types()
+    for which in ("HELPER", "MAIN"):
+        for module, name, args in getattr(compile_plan, which):
+            k = coldstart.kernel(compile_plan, module, name)
+            assert hasattr(k, "compile"), name
+            assert set(args.split()) <= set(types), (name, args)
+            assert len(args.split()) == k.py_func.__code__.co_argcount, name
