@@ -15,10 +15,13 @@ import pytest
 from volva.simulator import engines
 from volva.simulator.bloodrage import compile_plan
 from volva.simulator.core import coldstart
+from volva.simulator.valhalla import compile_plan as valhalla_plan
 from volva.strategies.lineup import resolve_for
 
-LINEUP = ["greedy", "balanced", "thor-warlord", "greedy"]
-SEEDS = (40, 7, 1)  # game_seeds(n, master seed, first id)
+#: rule set -> (its engine's plan, a lineup); the games: game_seeds(*SEEDS)
+CASES = {"blood-rage": (compile_plan, ["greedy", "balanced", "thor-warlord", "greedy"]),
+         "valhalla": (valhalla_plan, ["thor", "loki", "quester", "warlord"])}
+SEEDS = (40, 7, 1)
 
 
 def batch_digest(out) -> str:
@@ -34,14 +37,14 @@ def batch_digest(out) -> str:
 CHILD = f"""
 import json, sys
 sys.path[:0] = {json.dumps([str(p) for p in sys.path if p])}
-from tests.test_coldstart import LINEUP, SEEDS, batch_digest
+from tests.test_coldstart import CASES, SEEDS, batch_digest
 from volva.simulator import engines
-from volva.simulator.bloodrage import compile_plan
 from volva.simulator.core import coldstart
 from volva.strategies.lineup import resolve_for
-r = engines.load_ruleset("blood-rage")
+compile_plan, lineup = CASES[sys.argv[1]]
+r = engines.load_ruleset(sys.argv[1])
 resolve = resolve_for(r.engine)
-out = engines.play_batch(r, [resolve(n) for n in LINEUP], engines.game_seeds(*SEEDS))
+out = engines.play_batch(r, [resolve(n) for n in lineup], engines.game_seeds(*SEEDS))
 main = [(d, s) for d, s in coldstart.roots(compile_plan, "MAIN")]
 helper = [(d, s) for d, s in coldstart.roots(compile_plan, "HELPER")]
 print(json.dumps(dict(
@@ -54,23 +57,25 @@ print(json.dumps(dict(
 """
 
 
-def test_cold_compile_on_two_processes_plays_the_same_games(tmp_path):
+@pytest.mark.parametrize("ruleset", sorted(CASES))
+def test_cold_compile_on_two_processes_plays_the_same_games(tmp_path, ruleset):
     """An empty kernel cache, the helper on: this process compiles each MAIN kernel once with the
     planned signature (a drifted signature would compile a second body for the engine's call),
     loads the helper's kernels from the cache instead of compiling them, and plays games
     identical to those of this test process (compiled or loaded without the plan's order)."""
     env = dict(os.environ, VOLVA_CACHE_DIR=str(tmp_path), VOLVA_COMPILE_JOBS="2")
     env.pop("NUMBA_CACHE_DIR", None)
-    proc = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=900,
+    proc = subprocess.run([sys.executable, "-c", CHILD, ruleset], env=env, capture_output=True, text=True, timeout=900,
                           cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["main_planned"], got["main_bodies"]
     assert got["helper_compiled_here"] == []
     assert got["helper_loaded"], "no kernel of the helper's list came from the cache"
-    r = engines.load_ruleset("blood-rage")
+    plan, lineup = CASES[ruleset]
+    r = engines.load_ruleset(ruleset)
     resolve = resolve_for(r.engine)
-    assert got["digest"] == batch_digest(engines.play_batch(r, [resolve(n) for n in LINEUP], engines.game_seeds(*SEEDS)))
+    assert got["digest"] == batch_digest(engines.play_batch(r, [resolve(n) for n in lineup], engines.game_seeds(*SEEDS)))
 
 
 def test_warm_cache_starts_no_helper(monkeypatch):
@@ -102,13 +107,15 @@ def test_one_job_starts_no_helper(monkeypatch):
     coldstart.compile_cold(compile_plan.__name__)
 
 
-def test_plan_names_kernels_and_types():
+@pytest.mark.parametrize("ruleset", sorted(CASES))
+def test_plan_names_kernels_and_types(ruleset):
     """Every entry names a compiled kernel of the engine and only known argument types, with
     as many arguments as the kernel takes."""
-    types = compile_plan.arg_types()
+    plan = CASES[ruleset][0]
+    types = plan.arg_types()
     for which in ("HELPER", "MAIN"):
-        for module, name, args in getattr(compile_plan, which):
-            k = coldstart.kernel(compile_plan, module, name)
+        for module, name, args in getattr(plan, which):
+            k = coldstart.kernel(plan, module, name)
             assert hasattr(k, "compile"), name
             assert set(args.split()) <= set(types), (name, args)
             assert len(args.split()) == k.py_func.__code__.co_argcount, name

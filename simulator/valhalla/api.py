@@ -7,11 +7,13 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.batch import BatchOut, batch_dtype, batch_out, new_batch_record, policy_arrays
+from ..core.coldstart import compile_cold
 from ..core.threads import spread
 from .sweep import god_plan_for, sweep_combos  # noqa: F401  (god_plan_for: the sweep's plan)
 
 #: Valhalla's batch record: 256 cards, the god of each age, 8 god powers (core.batch.batch_dtype)
 VBATCH_DTYPE = batch_dtype(E.VH_MAX_CARDS, 3, E.VH_N_GODS_MAX)
+PLAN = f"{__package__}.compile_plan"  #: the two-process cold compile (simulator.core.coldstart)
 #: what a game starts from besides its seed (one record per game)
 GAME_IN_DTYPE = np.dtype([
     ("god_plan", np.int8, (4,)),  # gods of ages 1..3 (gods.toml index, -1 drawn at random), then 1 to shuffle them
@@ -59,6 +61,7 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, perio
     gin = game_inputs(G, P, god_plan, start, rewards)
     rec = new_batch_record(G, VBATCH_DTYPE)
     seeds = np.asarray(seeds, np.uint64)
+    compile_cold(PLAN)
 
     def play(lo: int, hi: int) -> None:
         play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, gin[lo:hi], rec[lo:hi],
@@ -80,6 +83,7 @@ def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False,
     gin = game_inputs(1, P, None if god_plan is None else np.asarray(god_plan)[None],
                       None if start is None else np.asarray(start)[None],
                       None if rewards is None else np.asarray(rewards)[None])
+    compile_cold(PLAN)
     play_game_nb(ruleset.tables, S, np.uint64(seed), kinds, params, log, check, gin[0])
     return S
 

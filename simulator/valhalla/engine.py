@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .board import (
@@ -311,6 +312,7 @@ def all_claimed_nb(T, S):
     return True
 
 
+@canonical("p")  # the Action phase's seat is int32 on the first turn, int64 after: one body, not two
 @njit(cache=True)
 def take_action_nb(T, S, p, kinds, params, act):
     """Clan p takes one action (the policy's choice; an illegal choice becomes a pass)."""
