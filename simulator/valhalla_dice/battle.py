@@ -23,6 +23,7 @@ wins ties (DIGEST §5.6 item 4; a Jarl's ``defender_ties``).
 import numpy as np
 from numba import njit
 
+from ..core.canon import canonical
 from ..core.rng import rand_float_nb
 from .dice import ANY_PAIR, BANK_IDENT, FACE_X, NF, armable_nb, best_strength_nb, keeper_value_nb, solve_nb
 
@@ -352,6 +353,7 @@ def dp_phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
     return discarded
 
 
+@canonical("n_dice", "target")  # target is the constant 0 for an attacker: one body, not two
 @njit(cache=True)
 def phase_nb(bank, rs, cum, side, cfg, n_dice, target, pool):
     """One side's battle phase: roll ``n_dice``, reroll by cfg[C_POLICY], arm.

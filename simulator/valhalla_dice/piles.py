@@ -1,6 +1,7 @@
 """Valhalla dice game piles: deck, discard, hands, teams and Valhallas (DIGEST §5.5; 003 l.69-89)."""
 from numba import njit
 
+from ..core.canon import canonical
 from ..core.record import log_nb
 from .policy import pick_nb
 from .state import END_DECK, G_ACTIVE, G_DECK_N, G_DISC_N, G_END, G_END_SEAT
@@ -81,6 +82,7 @@ def add_to_team_nb(T, S, p, c, kind, prm):
         discard_nb(S, team_take_nb(S, p, i))
 
 
+@canonical("p", "n", "k")  # n, k: the tables' int16 counts or a card's int64: one body
 @njit(cache=True)
 def draw_keep_nb(T, S, p, n, k, kind, prm):
     """Draw n, keep k, discard the rest face up (Phase B and action A4; 003 l.88-89)."""
