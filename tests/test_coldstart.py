@@ -95,7 +95,10 @@ def test_warm_cache_starts_no_helper(monkeypatch):
 @pytest.mark.parametrize("value, jobs", [("1", 1), ("2", 2), ("4", 4), ("0", 2), ("two", 2), ("", 2)])
 def test_compile_jobs_setting(monkeypatch, value, jobs):
     monkeypatch.setenv("VOLVA_COMPILE_JOBS", value)
+    monkeypatch.setattr(coldstart, "_processors", lambda: 8)
     assert coldstart.jobs() == jobs
+    monkeypatch.setattr(coldstart, "_processors", lambda: 1)  # pinned to one processor: no helper
+    assert coldstart.jobs() == 1
 
 
 def test_one_job_starts_no_helper(monkeypatch):

@@ -25,9 +25,18 @@ _done: set[str] = set()
 
 
 def jobs() -> int:
-    """Processes for a cold compile: ``VOLVA_COMPILE_JOBS`` (default 2; 1 = compile in this process only)."""
+    """Processes for a cold compile: ``VOLVA_COMPILE_JOBS`` (default 2; 1 = compile in this process
+    only), and 1 when this process may run on one processor only (``taskset``, a pinned benchmark)."""
     v = os.environ.get("VOLVA_COMPILE_JOBS", "2")
-    return int(v) if v.isdigit() and int(v) >= 1 else 2
+    n = int(v) if v.isdigit() and int(v) >= 1 else 2
+    return min(n, _processors())
+
+
+def _processors() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 def kernel(plan, module: str, name: str):
