@@ -20,8 +20,10 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
-_done: set[str] = set()
+_done: set[str] = set()  #: plans this process has compiled (or found cached)
+_lock = threading.Lock()
 
 
 def jobs() -> int:
@@ -67,11 +69,15 @@ def cached(disp, sig: tuple) -> bool:
 def compile_cold(plan_module: str) -> None:
     """Compile the plan's kernels on two processes if its helper's kernels are not cached yet.
 
-    Once per process and plan. A helper that fails is ignored: this process compiles what it
-    left (and reports any real compile error then)."""
-    if plan_module in _done:
-        return
-    _done.add(plan_module)
+    Once per process and plan; a second thread waits for the first's. A helper that fails is
+    ignored: this process compiles what it left (and reports any real compile error then)."""
+    with _lock:
+        if plan_module not in _done:
+            _done.add(plan_module)
+            _compile_cold(plan_module)
+
+
+def _compile_cold(plan_module: str) -> None:
     if jobs() < 2 or os.environ.get("NUMBA_DISABLE_JIT", "0") == "1":
         return
     plan = importlib.import_module(plan_module)
