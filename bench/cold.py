@@ -1,7 +1,7 @@
 """Cold compile of one engine (not a test): a fresh process with an empty numba cache, import +
 first game, as bench/engine.py measures it; prints the seconds.
 
-    python bench/cold.py [--ruleset blood-rage] [--players 4] [--repeat 1]
+    python bench/cold.py [--ruleset blood-rage] [--players 4 | --lineup A,B,C,D] [--repeat 1]
 
 The first-game snippet is read from ``bench/engine.py`` of the checkout in the working directory,
 so the same command times any commit, old API or new, under bench/ab.py:
@@ -31,9 +31,9 @@ def first_game_snippet(checkout: Path) -> str:
     raise SystemExit(f"error: {checkout / 'bench' / 'engine.py'}: no FIRST_GAME snippet")
 
 
-def cold_seconds(checkout: Path, ruleset: str, players: int) -> float:
+def cold_seconds(checkout: Path, ruleset: str, lineup: list[str]) -> float:
     """Seconds of import + first game in a fresh process whose kernel cache starts empty."""
-    code = first_game_snippet(checkout).format(lineup=["greedy"] * players, ruleset=ruleset)
+    code = first_game_snippet(checkout).format(lineup=lineup, ruleset=ruleset)
     with tempfile.TemporaryDirectory(prefix="volva-cold-") as cache:
         env = dict(os.environ, VOLVA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
         env.pop("NUMBA_CACHE_DIR", None)
@@ -46,10 +46,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ruleset", default="blood-rage")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--lineup", default=None, help="strategy names, comma-separated (default: greedy per player; "
+                    "Valhalla: e.g. thor,loki,quester,warlord)")
     ap.add_argument("--repeat", type=int, default=1)
     a = ap.parse_args()
+    lineup = a.lineup.split(",") if a.lineup else ["greedy"] * a.players
     for _ in range(a.repeat):
-        print(f"cold compile s: {cold_seconds(Path.cwd(), a.ruleset, a.players):.1f}", flush=True)
+        print(f"cold compile s: {cold_seconds(Path.cwd(), a.ruleset, lineup):.1f}", flush=True)
 
 
 if __name__ == "__main__":
