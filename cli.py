@@ -986,8 +986,17 @@ def version() -> None:
     typer.echo(versions_line())
 
 
+def _empty_out(argv: list[str]) -> bool:
+    """An empty ``--out`` ('' becomes Path('.'), the working directory, once parsed)."""
+    return any((a == "--out" and i + 1 < len(argv) and not argv[i + 1].strip()) or a == "--out="
+               for i, a in enumerate(argv))
+
+
 def main() -> None:
     """Console entry point: typer's usage errors (unknown option, bad value) as one line too."""
+    if _empty_out(sys.argv[1:]):
+        sys.stderr.write("error: --out: an empty path; give a directory (see 'volva COMMAND --help')\n")
+        raise SystemExit(EXIT_USAGE)
     try:
         rc = app(standalone_mode=False)
     except Exception as exc:  # typer vendors click: match its exception classes by name
@@ -1002,7 +1011,27 @@ def main() -> None:
         if "Abort" in kinds:
             raise SystemExit(130) from None
         raise
-    raise SystemExit(rc if isinstance(rc, int) else 0)
+    rc = rc if isinstance(rc, int) else 0
+    if rc >= 128:  # stopped by a signal, the files consistent: do not wait for a batch still compiling
+        _exit_now(rc)
+    raise SystemExit(rc)
+
+
+def _exit_now(rc: int) -> None:
+    """Exit with ``rc`` without waiting for worker threads (Python would join them: the first
+    batch's compile, or a batch being played), after the exit handlers and killing any compile
+    helper process."""
+    import atexit
+    import os
+    import threading
+
+    from volva.simulator.core import coldstart
+    coldstart.stop_helpers()
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+        os._exit(rc)
 
 
 if __name__ == "__main__":

@@ -331,3 +331,17 @@ def test_progress_rate_counts_only_the_games_this_process_played():
         task.start_time, task.stop_time = 0.0, 2.0  # 20,000 new games in 2 s
         rate = next(c for c in prog.columns if type(c).__name__ == "GamesPerSecond").render(task)
     assert rate.plain == "10,000 games/s"
+
+
+@pytest.mark.parametrize("argv", [["run", "--out", ""], ["report", "runs/x", "--out="], ["study", "--out", " "]])
+def test_empty_out_is_refused(monkeypatch, capsys, argv):
+    """An empty --out (the working directory once parsed) is one error line, exit 2, nothing written
+    (found by a helper session: `volva run --out ''` wrote its files into the working directory)."""
+    import sys
+
+    from volva import cli
+    monkeypatch.setattr(sys, "argv", ["volva", *argv])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 2
+    assert "--out: an empty path" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -93,10 +94,13 @@ def test_warm_cache_starts_no_helper(monkeypatch):
 
 
 @pytest.mark.parametrize("value, jobs", [("1", 1), ("2", 2), ("4", 4), ("0", 2), ("two", 2), ("", 2)])
-def test_compile_jobs_setting(monkeypatch, value, jobs):
+def test_compile_jobs_setting(monkeypatch, capsys, value, jobs):
     monkeypatch.setenv("VOLVA_COMPILE_JOBS", value)
     monkeypatch.setattr(coldstart, "_processors", lambda: 8)
+    monkeypatch.setattr(coldstart, "_warned", set())
     assert coldstart.jobs() == jobs
+    warned = "warning: VOLVA_COMPILE_JOBS" in capsys.readouterr().err
+    assert warned == (value in ("0", "two")), "a value that is not a whole number >= 1 is named, once"
     monkeypatch.setattr(coldstart, "_processors", lambda: 1)  # pinned to one processor: no helper
     assert coldstart.jobs() == 1
 
@@ -122,3 +126,41 @@ def test_plan_names_kernels_and_types(ruleset):
             assert hasattr(k, "compile"), name
             assert set(args.split()) <= set(types), (name, args)
             assert len(args.split()) == k.py_func.__code__.co_argcount, name
+
+
+def test_unwritable_cache_folder_compiles_into_a_temporary_one(tmp_path):
+    """VOLVA_CACHE_DIR that cannot be written: a warning and a temporary folder for the process
+    (removed at exit), never numba's fallback beside the sources, whose index misses an edited
+    callee in another file (a helper session ran a stale kernel that way)."""
+    code = "import volva.simulator as s, numba; print(s.CACHE_DIR); print(numba.config.CACHE_DIR)"
+    env = dict(os.environ, VOLVA_CACHE_DIR="/proc/volva-nope")
+    env.pop("NUMBA_CACHE_DIR", None)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: kernel cache /proc/volva-nope/" in proc.stderr and "cannot be written" in proc.stderr
+    cache, numba_cache = proc.stdout.split()
+    assert cache == numba_cache and "volva-kernels-" in cache
+    assert not os.path.exists(cache), "the temporary kernel folder outlived its process"
+
+
+def test_signal_exit_does_not_wait_for_a_busy_thread(tmp_path):
+    """A run stopped by a second signal exits at once with its code (the files are already
+    consistent), though a worker thread is busy (a first batch compiling for a minute, found by a
+    helper session), and kills the compile helper."""
+    code = """
+import subprocess, sys, threading, time
+from volva import cli
+from volva.simulator.core import coldstart
+threading.Thread(target=time.sleep, args=(60,)).start()  # non-daemon: Python would wait for it
+h = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+coldstart._helpers.add(h)
+print(h.pid, flush=True)
+cli._exit_now(130)
+"""
+    t = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=50)
+    assert proc.returncode == 130, proc.stderr
+    assert time.monotonic() - t < 30
+    pid = int(proc.stdout.split()[0])
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the helper was killed and reaped

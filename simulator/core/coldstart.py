@@ -21,16 +21,22 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 _done: set[str] = set()  #: plans this process has compiled (or found cached)
 _lock = threading.Lock()
+_helpers: set[subprocess.Popen] = set()  #: helper processes running
+_warned: set[str] = set()
 
 
 def jobs() -> int:
     """Processes for a cold compile: ``VOLVA_COMPILE_JOBS`` (default 2; 1 = compile in this process
     only), and 1 when this process may run on one processor only (``taskset``, a pinned benchmark)."""
-    v = os.environ.get("VOLVA_COMPILE_JOBS", "2")
+    v = os.environ.get("VOLVA_COMPILE_JOBS", "").strip() or "2"
     n = int(v) if v.isdigit() and int(v) >= 1 else 2
+    if str(n) != v.lstrip("0") and "VOLVA_COMPILE_JOBS" not in _warned:
+        _warned.add("VOLVA_COMPILE_JOBS")
+        sys.stderr.write(f"warning: VOLVA_COMPILE_JOBS={v!r}: allowed: a whole number >= 1; using 2\n")
     return min(n, _processors())
 
 
@@ -85,17 +91,37 @@ def _compile_cold(plan_module: str) -> None:
         return
     env = dict(os.environ, VOLVA_COMPILE_JOBS="1")
     code = ("import json, sys; sys.path[:0] = json.loads(sys.argv[1]); import importlib; "
-            "importlib.import_module(sys.argv[2]).compile_list(sys.argv[3], 'HELPER')")
-    helper = subprocess.Popen([sys.executable, "-c", code, json.dumps(sys.path), __name__, plan_module],
-                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            "importlib.import_module(sys.argv[2])._helper(sys.argv[3], int(sys.argv[4]))")
+    helper = subprocess.Popen([sys.executable, "-c", code, json.dumps(sys.path), __name__, plan_module,
+                               str(os.getpid())], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
+    _helpers.add(helper)
     try:
         compile_list(plan_module, "MAIN")
         helper.wait()
     finally:
-        if helper.poll() is None:  # this process failed or was interrupted
-            helper.kill()
-            helper.wait()
+        stop_helpers()
+
+
+def stop_helpers() -> None:
+    """Kill the helper processes still compiling (this process failed, or is stopping now)."""
+    for h in list(_helpers):
+        if h.poll() is None:
+            h.kill()
+            h.wait()
+        _helpers.discard(h)
+
+
+def _helper(plan_module: str, parent: int) -> None:
+    """The helper process: compile the plan's HELPER list; exit at once if the parent dies (a
+    killed parent would not wait for it)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+    compile_list(plan_module, "HELPER")
 
 
 def compile_list(plan_module: str, which: str) -> None:
