@@ -181,7 +181,8 @@ def check(exp: Experiment, where: str) -> None:
         _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
     if exp.games > 10**12:
         _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
-    if exp.batch_size < 1:
-        _bad(where, "batch_size", f"{exp.batch_size}; allowed: 1 or more")
+    from volva.analysis.session import MAX_BATCH
+    if not 1 <= exp.batch_size <= MAX_BATCH:
+        _bad(where, "batch_size", f"{exp.batch_size}; allowed: 1..{MAX_BATCH:,}")
     if not 0 <= exp.seed < 2 ** 64:
         _bad(where, "seed", f"{exp.seed}; allowed: 0..{2 ** 64 - 1}")

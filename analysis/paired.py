@@ -534,8 +534,12 @@ def holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> 
 
 def _save(df: pd.DataFrame, path) -> None:
     tmp = path.parent / f".{path.name}.tmp"
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    try:
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    except OSError:  # a full disk: the file stays as the last save left it, and no stray file
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def paired_batch(rs_a, rs_b, names, pols, seed: int, first: int, n: int, rotate: bool, points, card: str | None,

@@ -171,8 +171,12 @@ class RunWriter:
 
     def write_meta(self) -> None:
         tmp = self.out / ".run.json.tmp"
-        tmp.write_text(json.dumps(self.meta, indent=2) + "\n")
-        os.replace(tmp, self.out / "run.json")
+        try:
+            tmp.write_text(json.dumps(self.meta, indent=2) + "\n")
+            os.replace(tmp, self.out / "run.json")
+        except OSError:  # a full disk: run.json stays as the last write left it, and no stray file
+            tmp.unlink(missing_ok=True)
+            raise
 
     def close(self) -> None:
         """Close the row files; all are tried even if one fails (a full disk), the first error raised."""

@@ -71,6 +71,9 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
             raw = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ValueError(f"lineup file {str(path)!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"lineup file {str(path)!r}: not UTF-8 text (byte {exc.start}); "
+                             f"allowed: strategy names separated by commas or new lines") from None
         src = ",".join(line.split("#")[0] for line in raw.splitlines())
     names = []
     for item in (x.strip() for x in src.split(",")):

@@ -132,7 +132,8 @@ def test_shared_players_option_gives_one_error(tmp_path, fake_play_batch):
     assert len(errors) == 1 and fake_play_batch == [] and not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("flag, value", [("--seed", "-1"), ("--games", "0"), ("--batch-size", "0")])
+@pytest.mark.parametrize("flag, value", [("--seed", "-1"), ("--games", "0"), ("--batch-size", "0"),
+                                         ("--batch-size", "1000001")])  # a batch is held in memory
 def test_shared_range_checks_are_the_same_everywhere(tmp_path, fake_play_batch, flag, value):
     errors = set()
     for args in (["run", "--out", str(tmp_path / "r")], ["study", "--out", str(tmp_path / "s")],

@@ -128,3 +128,27 @@ def test_read_only_output_directory(tmp_path, uninterrupted):
             else:
                 out.chmod(0o755)
                 (out / "stats").chmod(0o755)
+
+
+def test_failed_replace_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """run.json and paired.parquet are written to a hidden temporary file, then replaced: when the
+    disk fills in between, the temporary file goes too (a helper session found an empty
+    .run.json.tmp left beside a run that stopped on a full disk)."""
+    import errno
+    import types
+
+    import pandas as pd
+
+    from volva.analysis import paired, runner
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(runner.os, "replace", full)
+    w = types.SimpleNamespace(out=tmp_path, meta={"status": "running"})
+    with pytest.raises(OSError):
+        runner.RunWriter.write_meta(w)
+    monkeypatch.setattr(paired.os, "replace", full)
+    with pytest.raises(OSError):
+        paired._save(pd.DataFrame({"x": [1]}), tmp_path / "paired.parquet")
+    assert list(tmp_path.iterdir()) == []

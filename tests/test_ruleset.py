@@ -47,6 +47,8 @@ def test_default_ruleset_tables(ruleset):
     ("1,Dwarf Chieftain,monster,,2,,1,0,0,0,free_figure", "1,Dwarf Chieftain,monster,,2,,1,0,0,0,free_beer",
      ["cards.csv", "Dwarf Chieftain", "'effects'", "allowed opcodes"]),
     ("quest_region(Alfheim)", "quest_region(Narnia)", ["cards.csv", "Alfheim", "'effects'", "Manheim"]),
+    # a malformed text is shown in its opcode's own form (one argument here, not '(a, b)')
+    ("quest_region(Alfheim)", "quest_region(Alfheim", ["cards.csv", "'effects'", "malformed; write quest_region(a)"]),
     ("1,Troll,monster,,2,,1,", "4,Troll,monster,,2,,1,", ["cards.csv", "Troll", "'age'", "1..3"]),
 ])
 def test_bad_card_rows_are_refused(data, old, new, expect):

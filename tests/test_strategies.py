@@ -43,6 +43,9 @@ def test_lineup_multiplicity_and_file(tmp_path):
     f = tmp_path / "lineup.txt"
     f.write_text("# my field\nquester\ngreedy*2  # two greedy\n")
     assert parse_lineup(f"@{f}", 3) == ["quester", "greedy", "greedy"]
+    (tmp_path / "binary.txt").write_bytes(b"\xffgreedy")
+    with pytest.raises(ValueError, match="binary.txt.*not UTF-8"):  # the file named (a helper session)
+        parse_lineup(f"@{tmp_path / 'binary.txt'}", 1)
     for bad in ("greedy*0,greedy*4", "greedy*x", f"@{tmp_path / 'missing.txt'}"):
         with pytest.raises(ValueError):
             parse_lineup(bad, 4)

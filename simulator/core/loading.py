@@ -133,7 +133,9 @@ def parse_effects(file, entry, text: str, opcodes: dict, regions: list[str]):
         m = _EFFECT_RE.match(part)
         name = part.strip().split("(")[0].strip()
         if not m and name in opcodes:
-            field_error(file, entry, "effects", f"{part.strip()!r}: malformed; write {name}(a, b)")
+            n = len(opcodes[name].get("args", []))
+            form = f"{name}({', '.join('ab'[:n])})" if n else name
+            field_error(file, entry, "effects", f"{part.strip()!r}: malformed; write {form}")
         if not m or m.group(1) not in opcodes:
             field_error(file, entry, "effects", f"{part.strip()!r}; allowed opcodes: {sorted(opcodes)}")
         spec = opcodes[m.group(1)]
