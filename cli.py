@@ -794,7 +794,7 @@ def tournament(
     with _cluster(scheduler, workers, threads, out, force) as batches:
         if out is not None:
             _claim_out(out, force, False)
-        with _progress(f"{len(combos)} combinations", len(combos) * n_games) as advance:
+        with _progress(f"{len(combos)} combination{'' if len(combos) == 1 else 's'}", len(combos) * n_games) as advance:
             clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
                                    look=step if mon is not None else None,
                                    decide=None if mon is None else
@@ -810,7 +810,7 @@ def tournament(
     mat = head_to_head(clans, order=list(rank["strategy"]))
     console.print_wide([console.rank_table(rank, players), console.ratings_table(rat), console.h2h_table(mat)])
     opts = session.option_args(option, module)
-    typer.echo(f"{len(combos)} combinations x {n_games:,} games = {len(combos) * n_games:,} games, "
+    typer.echo(f"{len(combos)} combination{'' if len(combos) == 1 else 's'} x {n_games:,} games = {len(combos) * n_games:,} games, "
                f"{players} players, seed {seed}, rule set {ruleset}" + (f", {', '.join(opts)}" if opts else ""))
     if out is not None:
         import json

@@ -164,6 +164,8 @@ def _rules(path, rules, p) -> None:
             _fail(path, f"{key}.when.age", f"got {ages!r}; allowed: a list of ages 1..3")
         lo = _num(path, f"{key}.when.rage_min", when.get("rage_min", 0), 0, 99)
         hi = _num(path, f"{key}.when.rage_max", when.get("rage_max", 99), 0, 99)
+        if hi < lo:  # a rule that could never fire
+            _fail(path, f"{key}.when.rage_max", f"got {hi:g}; allowed: {lo:g}..99 (at least rage_min)")
         sets = _table(path, f"{key}.set", rule.get("set", {}), set(RULE_KEYS))
         if not 1 <= len(sets) <= E.RULE_OVERRIDES:
             _fail(path, f"{key}.set", f"{len(sets)} keys; allowed: 1..{E.RULE_OVERRIDES} of {sorted(RULE_KEYS)}")

@@ -248,6 +248,8 @@ def test_replay_every_game_formats():
         for g in range(30):
             text = replay_text(rs, lineup, [resolve(n) for n in lineup], 1, g)
             assert text.count("; rank ") == len(lineup), text[-300:]  # every clan's final line
+            # Valhalla's Glory sources are not Blood Rage's (a helper session saw "valor 0" here)
+            assert "ragnarok " in text and not any(f"{n} 0" in text for n in ("contest", "valor", "start"))
 
 
 @pytest.mark.slow

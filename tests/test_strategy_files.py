@@ -42,6 +42,9 @@ BAD = {
     "missing_name": ('[draft]\nbattle = 1.0\n', ["name", "allowed"]),
     "bad_base": ('name = "x"\nbase = "smart"\n', ["base", "'smart'", "allowed", "greedy", "random"]),
     "not_toml": ('name = "x\n', ["not valid TOML"]),
+    # a rule that could never fire (found by a helper session: it validated "ok")
+    "empty_rage_window": ('name = "x"\n[[rule]]\nwhen = { rage_min = 5, rage_max = 2 }\nset = { pillage_margin = 1 }\n',
+                          ["rule[1].when.rage_max", "allowed", "5..99"]),
 }
 
 

@@ -170,7 +170,10 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
         return f"{who}: {stat[a]} at step {'6' if b >= 20 else '4 or 5'} (legendary): +{b} Glory"
     if ev == E.EV_FINAL:
         g = S.glory[p]
-        src = ", ".join(f"{n} {int(v)}" for n, v in zip(E.GLORY_SOURCE_NAMES, g))
+        # the Glory slots Blood Rage shares with Valhalla (contest, valor, start) and Rainbow Bridge's
+        # missions are named only when they hold Glory
+        src = ", ".join(f"{n} {int(v)}" for n, v in zip(E.GLORY_SOURCE_NAMES, g)
+                        if v or n not in ("contest", "valor", "start", "mission"))
         return f"{who}: {a} Glory ({src}); rank {b}; Rage left {c}"
     return f"(event {ev}: {row.tolist()})"
 
