@@ -14,9 +14,7 @@ from pathlib import Path
 
 from volva.simulator.engines import MODULES  # --module NAME -> the rule option it turns on
 
-#: games per batch: a batch's records and reductions are held in memory at once (about 1.4 kB a game
-#: before reduction; 10 million games ran a 6 GB process out of memory after two minutes of play)
-MAX_BATCH = 1_000_000
+MAX_BATCH = 1_000_000  #: games per batch, held in memory at once (10 million ran 6 GB out of memory)
 MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
 MAX_SEED = 2**64 - 1
 
