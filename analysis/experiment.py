@@ -87,6 +87,7 @@ class Experiment:
 
 
 DEFAULT_EXPERIMENT = Experiment()
+MAX_BATCH = 1_000_000  #: games per batch, held in memory at once (10 million ran 6 GB out of memory)
 
 _TYPES = {
     "name": (str,), "ruleset": (str,), "players": (int,), "lineup": (str, list), "games": (int,),
@@ -181,7 +182,6 @@ def check(exp: Experiment, where: str) -> None:
         _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
     if exp.games > 10**12:
         _bad(where, "games", f"{exp.games}; allowed: 1..{10**12:,}")
-    from volva.analysis.session import MAX_BATCH
     if not 1 <= exp.batch_size <= MAX_BATCH:
         _bad(where, "batch_size", f"{exp.batch_size}; allowed: 1..{MAX_BATCH:,}")
     if not 0 <= exp.seed < 2 ** 64:

@@ -12,9 +12,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from volva.analysis.experiment import MAX_BATCH
 from volva.simulator.engines import MODULES  # --module NAME -> the rule option it turns on
 
-MAX_BATCH = 1_000_000  #: games per batch, held in memory at once (10 million ran 6 GB out of memory)
 MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arithmetic with room)
 MAX_SEED = 2**64 - 1
 
