@@ -119,6 +119,7 @@ def test_plan_names_kernels_and_types(ruleset):
     """Every entry names a compiled kernel of the engine and only known argument types, with
     as many arguments as the kernel takes."""
     plan = CASES[ruleset][0]
+    assert plan.TITLE == engines.get(ruleset).title
     types = plan.arg_types()
     for which in ("HELPER", "MAIN"):
         for module, name, args in getattr(plan, which):
@@ -164,3 +165,26 @@ cli._exit_now(130)
     pid = int(proc.stdout.split()[0])
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # the helper was killed and reaped
+
+
+def test_a_person_at_a_terminal_is_told_of_the_compile(monkeypatch, capsys):
+    """On a cold cache a terminal gets one notice (the first batch takes a minute); a pipe or a log
+    file gets none (a test's one-line error stays one line)."""
+    class Done:
+        def wait(self):
+            return 0
+
+        def poll(self):
+            return 0
+
+    monkeypatch.setattr(coldstart, "cached", lambda d, s: False)
+    monkeypatch.setattr(coldstart.subprocess, "Popen", lambda *a, **k: Done())
+    monkeypatch.setattr(coldstart, "compile_list", lambda plan, which: None)
+    monkeypatch.setenv("VOLVA_COMPILE_JOBS", "2")
+    monkeypatch.setattr(coldstart, "_processors", lambda: 2)
+    for tty in (False, True):
+        monkeypatch.setattr(coldstart, "_done", set())
+        monkeypatch.setattr(coldstart.sys.stderr, "isatty", lambda tty=tty: tty)
+        coldstart.compile_cold(compile_plan.__name__)
+        err = capsys.readouterr().err
+        assert ("compiling the Blood Rage engine on 2 processes" in err) == tty, err

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba
 from numba import types as nt
 
+TITLE = "Blood Rage"  #: in the notice a person at a terminal sees
 #: (module, kernel, argument types) compiled by the helper process, in this order
 HELPER = [
     ("battle", "battle_nb", "T S i64 i64 kinds params fought"),

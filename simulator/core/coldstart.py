@@ -89,6 +89,9 @@ def _compile_cold(plan_module: str) -> None:
     plan = importlib.import_module(plan_module)
     if all(cached(d, s) for d, s in roots(plan, "HELPER")):
         return
+    if sys.stderr.isatty():  # a person waiting: say why the first batch takes a while
+        sys.stderr.write(f"compiling the {plan.TITLE} engine on 2 processes (once per kernel cache, "
+                         f"about a minute)\n")
     env = dict(os.environ, VOLVA_COMPILE_JOBS="1")
     code = ("import json, sys; sys.path[:0] = json.loads(sys.argv[1]); import importlib; "
             "importlib.import_module(sys.argv[2])._helper(sys.argv[3], int(sys.argv[4]))")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba
 from numba import types as nt
 
+TITLE = "Blood Rage: Valhalla"  #: in the notice a person at a terminal sees
 #: (module, kernel, argument types) compiled by the helper process, in this order
 HELPER = [
     ("contest", "contest_nb", "T S i64 i64 kinds params"),
