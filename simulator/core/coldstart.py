@@ -9,7 +9,7 @@ same either way (tests/test_coldstart.py checks a game against the sequential co
 
 An engine declares its plan as a module with
     ``HELPER``, ``MAIN``: lists of (module in the engine's package, kernel, argument type names),
-    ``arg_types()``: dict of those names -> numba types,
+    ``arg_types()``: dict of those names -> numba types, ``TITLE``: the engine's name,
 and calls :func:`compile_cold` before its first kernel call. Nothing happens when every kernel
 of the helper's list is already cached, or with ``VOLVA_COMPILE_JOBS=1``.
 """
@@ -31,7 +31,8 @@ _warned: set[str] = set()
 
 def jobs() -> int:
     """Processes for a cold compile: ``VOLVA_COMPILE_JOBS`` (default 2; 1 = compile in this process
-    only), and 1 when this process may run on one processor only (``taskset``, a pinned benchmark)."""
+    only; more is the same as 2, a plan has one helper), and 1 when this process may run on one
+    processor only (``taskset``, a pinned benchmark)."""
     v = os.environ.get("VOLVA_COMPILE_JOBS", "").strip() or "2"
     n = int(v) if v.isdigit() and int(v) >= 1 else 2
     if str(n) != v.lstrip("0") and "VOLVA_COMPILE_JOBS" not in _warned:
