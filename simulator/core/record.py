@@ -95,6 +95,7 @@ def note_use_nb(S, p, c, how):
         S.use_n[p] = n + 1
 
 
+@canonical("code")  # each invariant passes its literal code: one body, not one per code
 @njit(cache=True)
 def record_violation_nb(S, code):
     """Keep the first invariant violation (``code`` != 0) and the turn count when it was seen."""

@@ -6,6 +6,7 @@ kinds int8[P] / params float64[P, VP_N]: the seats' policies.
 from numba import njit
 
 from ..core import enums as E
+from ..core.canon import canonical
 from .board import (
     add_glory_nb,
     card_has_op_nb,
@@ -218,6 +219,7 @@ def battle_nb(T, S, c, r, kinds, params):
     return w
 
 
+@canonical("w")  # a literal -1 (no winner) and a seat: one body, not two
 @njit(cache=True)
 def _win_effects_nb(T, S, w, r, kinds, params):
     g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_ON_WIN)

@@ -29,6 +29,8 @@ from math import factorial
 import numba
 import numpy as np
 
+from ..core.canon import canonical
+
 FACES = ("spear", "sword", "axe", "bow", "shield", "x")
 WEAPONS = FACES[:5]
 NF = 6  #: die faces: five weapons and the X (the additional-die symbol, arms nobody; 003 l.103)
@@ -214,6 +216,7 @@ def stand_in_bank() -> tuple:
 
 
 # --- kernels ----------------------------------------------------------------------------------
+@canonical("any_need", "x_wild")  # int32 counts and literal 0s: one body, not five
 @numba.njit(cache=True)
 def armable_nb(c, need, any_need, x_wild):
     """Whether pool c (int8[6]) arms Warriors needing ``need`` (int[5], specific symbols) plus

@@ -8,6 +8,7 @@ discards the played Tactics.
 import numpy as np
 from numba import njit
 
+from ..core.canon import canonical
 from ..core.record import log_nb
 from ..core.rng import rand_int_nb
 from . import battle as B
@@ -130,6 +131,7 @@ def strength_held_nb(T, S, p):
     return v
 
 
+@canonical("p", "op", "weapon")  # literal opcodes and weapons: one body, not six
 @njit(cache=True)
 def play_tactic_nb(T, S, p, op, weapon):
     """Discard one held Tactic with opcode op (and, for Heroic attack, that weapon argument; -2:

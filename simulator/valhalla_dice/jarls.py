@@ -2,6 +2,7 @@
 jarls.csv abilities named in opcodes.toml, codes in tables.ABILITIES / tables.CONDITIONS)."""
 from numba import njit
 
+from ..core.canon import canonical
 from .tables import ANY
 
 J_EXTRA_DIE, J_FREE, J_STR, J_XWILD, J_CLAN, J_DRAW_KEEP, J_PAIR, J_WIN_DRAW, J_LOSS_VALHALLA = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -12,6 +13,7 @@ N_EFF = 14
 ROLE_ATTACK, ROLE_DEFEND, ROLE_RAGNAROK = 0, 1, 2
 
 
+@canonical("p", "opp", "role")  # literal roles and seats: one body, not five
 @njit(cache=True)
 def jarl_condition_nb(T, S, j, p, opp, role):
     op = T.j_op[j, 2]
@@ -33,6 +35,7 @@ def jarl_condition_nb(T, S, j, p, opp, role):
     return S.hand_n[p] >= a
 
 
+@canonical("p", "opp", "role")
 @njit(cache=True)
 def ability_on_nb(T, S, j, s, p, opp, role):
     """Whether ability slot s (0 primary, 1 secondary) of seat p's Jarl j acts now (rulings R55):
