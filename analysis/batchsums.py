@@ -58,6 +58,39 @@ def _merged(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.
     return np.concatenate(codes).astype(np.int64), labels
 
 
+class ClanRows:
+    """A batch's clan rows in (game id, seat) order, from :func:`analysis.runner.play_batch_outs`
+    ([(game ids int64[G], seeds uint64[G], the rotated lineup's P names, BatchOut)]): ``n`` rows
+    of ``P`` seats; int64[n] ``gid``, ``block`` (seed block, dense from 0; a block's games are
+    consecutive in game id, core.batch.game_plan), ``s_code`` (into the sorted ``s_names``),
+    ``rank``, ``w`` (win units); ``glory`` int64[n, N_GLORY_SRC]; ``rows(f)`` any per-seat field."""
+
+    def __init__(self, outs: list):
+        self.outs = outs
+        self.P = P = outs[0][3].rank.shape[1]
+        gid = np.concatenate([np.repeat(np.asarray(ids, np.int64), P) for ids, _, _, _ in outs])
+        self.order = order = np.argsort(gid, kind="stable")  # a game's seats are in order in its part
+        self.n = len(order)
+        self.gid = gid[order]
+        seed = np.concatenate([np.repeat(np.asarray(sd, np.uint64), P) for _, sd, _, _ in outs])[order]
+        self.seed = seed
+        self.block = np.concatenate([[0], np.cumsum(seed[1:] != seed[:-1])]).astype(np.int64)
+        self.s_names = np.array(sorted(set().union(*(set(o[2]) for o in outs))), dtype=object)
+        self.s_code = np.concatenate([np.tile(np.searchsorted(self.s_names, np.array(nm, dtype=object)), len(ids))
+                                      for ids, _, nm, _ in outs]).astype(np.int64)[order]
+        self.rank = rank = self.rows(lambda b: np.asarray(b.rank, np.int64))
+        win = (rank == 1).reshape(-1, P)
+        k = win.sum(axis=1, keepdims=True)
+        self.w = np.rint(np.divide(win, k, out=np.zeros(win.shape), where=k > 0).reshape(-1) * S.WIN_UNIT) \
+            .astype(np.int64)
+        self.glory = self.rows(lambda b: np.asarray(b.glory, np.int64))
+
+    def rows(self, f) -> np.ndarray:
+        """A per-seat field ``f(BatchOut)`` ([G, P, ...]) as clan rows ([n, ...])."""
+        parts = [np.asarray(f(b)) for _, _, _, b in self.outs]
+        return np.concatenate([a.reshape(a.shape[0] * self.P, *a.shape[2:]) for a in parts])[self.order]
+
+
 def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     """Stats of a batch's :func:`analysis.runner.play_batch_outs` ([(game ids int64[G], seeds
     uint64[G], the rotated lineup's P names, BatchOut)]) for rule set ``rs``; ``points``: the
@@ -65,32 +98,15 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     the batch's clans, picks and plays frames. Raises ValueError as ``records.clans_frame`` does."""
     if not outs or sum(len(o[0]) for o in outs) == 0:
         return S.Stats()
-    P = outs[0][3].rank.shape[1]
-    gid = np.concatenate([np.repeat(np.asarray(ids, np.int64), P) for ids, _, _, _ in outs])
-    order = np.argsort(gid, kind="stable")  # (game id, seat): a game's seats are in order in its part
-
-    def rows(f):  # a per-seat field [G, P, ...] -> clan rows
-        parts = [np.asarray(f(b)) for _, _, _, b in outs]
-        return np.concatenate([a.reshape(a.shape[0] * P, *a.shape[2:]) for a in parts])[order]
-
-    n = len(order)
-    gid = gid[order]
-    seed = np.concatenate([np.repeat(np.asarray(sd, np.uint64), P) for _, sd, _, _ in outs])[order]
+    cr = ClanRows(outs)
+    P, n, rows, gid, block, s_code, s_names, rank, w, src = \
+        cr.P, cr.n, cr.rows, cr.gid, cr.block, cr.s_code, cr.s_names, cr.rank, cr.w, cr.glory
+    order = cr.order
     seat = np.tile(np.arange(P, dtype=np.int64), n // P)
     npl = np.full(n, P, np.int64)
-    s_names = np.array(sorted(set().union(*(set(o[2]) for o in outs))), dtype=object)
-    s_code = np.concatenate([np.tile(np.searchsorted(s_names, np.array(nm, dtype=object)), len(ids))
-                             for ids, _, nm, _ in outs]).astype(np.int64)[order]
-    rank = rows(lambda b: np.asarray(b.rank, np.int64))
-    win = (rank == 1).reshape(-1, P)
-    k = win.sum(axis=1, keepdims=True)
-    w = np.rint(np.divide(win, k, out=np.zeros(win.shape), where=k > 0).reshape(-1) * S.WIN_UNIT).astype(np.int64)
-    src = rows(lambda b: np.asarray(b.glory, np.int64))
     g = src.sum(axis=1)
     lv = rows(lambda b: np.asarray(b.stats, np.int64)) + 1
     legendary = (lv >= 4).sum(axis=1).astype(np.int64)
-    # seed blocks: a block's games are consecutive in game id (core.batch.game_plan)
-    block = np.concatenate([[0], np.cumsum(seed[1:] != seed[:-1])]).astype(np.int64)
 
     vals = {"n": np.ones(n, np.int64), "w": w, "g": g, "g2": g * g}
     tied = (w > 0) & (w < S.WIN_UNIT)
@@ -226,3 +242,4 @@ def _convergence(gid, block, s_code, s_names, w, points) -> S.Table:
     for j, c in enumerate(["n", "w", *S.BLOCK_SUMS]):
         cols[c] = out[k, s, j]
     return S.Table("convergence", cols)
+

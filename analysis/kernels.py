@@ -263,3 +263,122 @@ def _card_rows(raw, lut, slots, clans, totals, per_s, out, state):
                 if part >= 0:
                     _card_entry(out, state, s * per_s + part, r, slots[m, 1] if j == 0 else 0, clans[r], totals, s)
     _card_close(out, state, totals, per_s)
+
+
+#: paired_card_sums_nb's columns: the CELL_Q products of (wdA, ndA, wdB, ndB) with (.., WA, WB, T), then
+#: the holder sums of the variant's drafters (h_) and of the clans that drafted the card in both arms
+#: (k_), the cross moments x_dD, x_dT, x_nD, x_nT, and the blocks the cell was drafted in
+PAIRED_CARD_COLS = 22 + 7 + 7 + 4 + 1
+
+
+@njit(cache=True)
+def paired_card_sums_nb(rows, arm_a, arm_b, dims, out):
+    """Sums per card cell (strategy, age, card) of a paired batch (analysis.pairsums.card_sums).
+
+    rows: int64[R, 4] per clan row (the same game and seat in both arms; a seed block's rows
+    consecutive) its seed block, strategy code, win units in arm A and in arm B; arm_a, arm_b:
+    (raw int64[R, M], slot_age int64[M], code int64[V]) the arm's drafted card ids per clan row
+    (M slots, -1 empty), the age of each slot and the card code (on the names of both arms) of
+    each id, -1 none; dims: (S, NA, C) strategies, ages + 1, card codes (cell = (s * NA + age) * C
+    + code); out: int64[S * NA * C, PAIRED_CARD_COLS] (zeros) filled. A clan's repeated draft of
+    a card in an age counts once.
+    """
+    S, NA, C = dims
+    per_s = NA * C
+    ncell = S * per_s
+    acc = np.zeros((ncell, 10), np.int64)  # wdA ndA wdB ndB, then n d d2 of h_ and of k_
+    seen = np.full((2, ncell), -1, np.int64)  # the last clan row with the cell, per arm
+    stamp = np.full(ncell, -1, np.int64)  # the last block with the cell
+    touched = np.zeros(ncell, np.int64)
+    tot = np.zeros((S, 3), np.int64)  # per strategy in the block: WA, WB, T
+    V = np.zeros(7, np.int64)
+    R = rows.shape[0]
+    r0 = 0
+    while r0 < R:
+        blk = rows[r0, 0]
+        r1 = r0
+        tot[:, :] = 0
+        while r1 < R and rows[r1, 0] == blk:
+            s = rows[r1, 1]
+            tot[s, 0] += rows[r1, 2]
+            tot[s, 1] += rows[r1, 3]
+            tot[s, 2] += 1
+            r1 += 1
+        nt = 0
+        for r in range(r0, r1):
+            nt = _paired_drafts(r, rows, arm_a, arm_b, (per_s, C), (acc, seen, stamp, touched), nt)
+        _paired_flush(out, acc, touched, nt, tot, V, per_s)
+        r0 = r1
+
+
+@njit(cache=True, _nrt=False)
+def _paired_drafts(r, rows, arm_a, arm_b, dims, work, nt):
+    """Clan row r's distinct drafts of each arm into acc; returns the touched count."""
+    per_s, C = dims
+    acc, seen, stamp, touched = work
+    blk, base = rows[r, 0], rows[r, 1] * per_s
+    wa, wb = rows[r, 2], rows[r, 3]
+    dv = wb - wa
+    for arm in range(2):
+        raw, slot_age, code = arm_a if arm == 0 else arm_b
+        for m in range(raw.shape[1]):
+            v = raw[r, m]
+            if v < 0 or code[v] < 0:
+                continue
+            c = base + slot_age[m] * C + code[v]
+            if seen[arm, c] == r:
+                continue
+            seen[arm, c] = r
+            if stamp[c] != blk:
+                stamp[c] = blk
+                touched[nt] = c
+                nt += 1
+            if arm == 0:
+                acc[c, 0] += wa
+                acc[c, 1] += 1
+            else:
+                acc[c, 2] += wb
+                acc[c, 3] += 1
+                acc[c, 4] += 1
+                acc[c, 5] += dv
+                acc[c, 6] += dv * dv
+                if seen[0, c] == r:  # drafted in both arms
+                    acc[c, 7] += 1
+                    acc[c, 8] += dv
+                    acc[c, 9] += dv * dv
+    return nt
+
+
+@njit(cache=True)
+def _paired_flush(out, acc, touched, nt, tot, V, per_s):
+    """Fold one block's sums of the touched cells into out (see paired_card_sums_nb); resets acc."""
+    for t in range(nt):
+        c = touched[t]
+        s = c // per_s
+        for i in range(4):
+            V[i] = acc[c, i]
+        for i in range(3):
+            V[4 + i] = tot[s, i]
+        j = 0
+        for x in range(4):
+            for y in range(x, 7):
+                out[c, j] += V[x] * V[y]
+                j += 1
+        for k in range(2):  # h_ then k_: n, d, d2, c_G, c_nn, c_dd, c_dn
+            n, d, d2 = acc[c, 4 + 3 * k], acc[c, 5 + 3 * k], acc[c, 6 + 3 * k]
+            o = 22 + 7 * k
+            out[c, o] += n
+            out[c, o + 1] += d
+            out[c, o + 2] += d2
+            out[c, o + 3] += 1 if n > 0 else 0
+            out[c, o + 4] += n * n
+            out[c, o + 5] += d * d
+            out[c, o + 6] += d * n
+        n, d = acc[c, 4], acc[c, 5]
+        D, T = tot[s, 1] - tot[s, 0], tot[s, 2]
+        out[c, 36] += d * D
+        out[c, 37] += d * T
+        out[c, 38] += n * D
+        out[c, 39] += n * T
+        out[c, 40] += 1
+        acc[c, :] = 0

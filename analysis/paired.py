@@ -11,22 +11,8 @@ lineup's strategy row) is ``fixed``. Groups that are outcomes of play (the god p
 stat path) are not paired; their differences get an unpooled two-proportion z-test, a Newcombe
 interval and Benjamini–Hochberg correction over the tested rows.
 
-Paired sums per (strategy, holder): n, d, d2 (d in units of 1/60 win), gd, gd2 (Glory) and the
-block sums c_G (blocks), c_nn, c_dd, c_dn, c_gg, c_gn (per block b: n_b clans, D_b and Gd_b their
-summed differences; sums of n_b², D_b², D_b n_b, Gd_b², Gd_b n_b). ``holder`` is 1 for clans that
-drafted the ablated card in arm A, 0 for the others (always 0 for compare) and -1 for all clans;
-strategy '*' is every strategy. Block sums do not add across groups, so each grouping a table
-shows has its own rows.
-
-Card sums of ``compare`` (:func:`card_sums`, OUT/paired_cards.parquet), per (strategy, age, card):
-the paired change of win rate of the clans that drafted the card in the variant (h_n, h_d, h_c_*:
-what the patch did to the clans that hold the card) and of the clans that drafted it in both arms
-(k_*: who drafts it held fixed), the cross moments x_* of the variant's holders with their
-strategy's totals and s_D, s_T (the **change of what the card is worth to a holder** relative to
-the strategy's other clans, :func:`card_value`), and the second
-moments q_<x>_<y> over seed blocks of x, y in (wdA, ndA, wdB, ndB: the card's drafters and their
-wins in each arm; WA, WB, T: all clans of the strategy and their wins, on the row age 0, card '*')
-that give the **paired** variance of the change of IWD.
+The sums a batch keeps (paired sums per (strategy, holder), card sums per (strategy, age,
+card)) are :mod:`analysis.pairsums`'s.
 """
 from __future__ import annotations
 
@@ -37,71 +23,17 @@ import pandas as pd
 from scipy import stats as _st
 
 from volva.analysis import aggregate as agg
+from volva.analysis.pairsums import (
+    ALL_CLANS,
+    CARD_KEYS,
+    CELL_Q,
+    PAIR_KEYS,
+    PAIR_SUMS,
+    UNITS,
+    VARS,
+)
 from volva.analysis.suffstats import ALL, WIN_UNIT, Stats
 from volva.simulator.core import enums as E
-
-PAIR_KEYS = ["strategy", "holder"]
-PAIR_SUMS = ["n", "d", "d2", "gd", "gd2", "c_G", "c_nn", "c_dd", "c_dn", "c_gg", "c_gn"]
-ALL_CLANS = -1  #: the holder value of the rows over every clan
-CARD_KEYS = ["strategy", "age", "card"]
-VARS = ["wdA", "ndA", "wdB", "ndB", "WA", "WB", "T"]  #: per-block variables of the paired IWD variance
-UNITS = np.array([WIN_UNIT, 1, WIN_UNIT, 1, WIN_UNIT, WIN_UNIT, 1], float)
-CELL_Q = [f"q_{VARS[i]}_{VARS[j]}" for i in range(7) for j in range(i, 7) if i < 4]
-STRATEGY_Q = [f"q_{VARS[i]}_{VARS[j]}" for i in range(4, 7) for j in range(i, 7)]
-HOLDER_SUMS = ["n", "d", "d2", "c_G", "c_nn", "c_dd", "c_dn"]
-VALUE_CROSS = ["x_dD", "x_dT", "x_nD", "x_nT"]  #: variant holders' (D_h, n_h) x the strategy's (D_T, T) per block
-STRATEGY_TOTALS = ["s_D", "s_T"]  #: the strategy's summed difference (x60) and clans, on the '*' rows
-CARD_SUMS = [*[f"h_{c}" for c in HOLDER_SUMS], *[f"k_{c}" for c in HOLDER_SUMS], *VALUE_CROSS, "c_G", *CELL_Q,
-             *STRATEGY_Q, *STRATEGY_TOTALS]
-
-
-def blocks(clans: pd.DataFrame) -> np.ndarray:
-    """Dense seed-block index per clan row (games sharing a seed; game_id without a seed column)."""
-    key = clans["seed"].to_numpy(np.uint64) if "seed" in clans else clans["game_id"].to_numpy(np.int64)
-    return np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64)
-
-
-def _block_moments(df: pd.DataFrame, keys: list[str], value_cols: dict[str, str]) -> pd.DataFrame:
-    """Per group of ``keys``: n, and for each value column v (name -> prefix p): the row sums p, p2
-    and, over the rows' blocks ('block'), c_G, c_nn, c_<p><p>, c_<p>n."""
-    cols = list(value_cols)
-    x = df[[*keys, "block", *cols]].copy()
-    x["n"] = 1
-    for c in cols:
-        x[f"{c}2"] = x[c] * x[c]
-    per_block = x.groupby([*keys, "block"], sort=True)[["n", *cols, *[f"{c}2" for c in cols]]].sum()
-    nb = per_block["n"].to_numpy(np.int64)
-    out = pd.DataFrame(index=per_block.index)
-    out["n"], out["c_G"], out["c_nn"] = nb, 1, nb * nb
-    for c, p in value_cols.items():
-        v = per_block[c].to_numpy(np.int64)
-        out[p], out[f"{p}2"] = v, per_block[f"{c}2"].to_numpy(np.int64)
-        out[f"c_{p}{p}"], out[f"c_{p}n"] = v * v, v * nb
-    return out.groupby(level=list(range(len(keys))), sort=True).sum().reset_index()
-
-
-def paired_sums(a: pd.DataFrame, b: pd.DataFrame, holder: np.ndarray | None = None) -> pd.DataFrame:
-    """Sums of the paired differences B - A per (strategy, holder), with the rows of every strategy
-    ('*') and of every clan (holder -1); see the module doc.
-
-    a, b: clan rows of the two arms for the same games, both sorted by (game_id, seat);
-    holder: bool per row (None: all 0). Raises ValueError if the rows do not pair up."""
-    if len(a) != len(b) or not (a["game_id"].to_numpy() == b["game_id"].to_numpy()).all() or \
-            not (a["seat"].to_numpy() == b["seat"].to_numpy()).all():
-        raise ValueError("paired arms: the two arms' rows are not the same games and seats")
-    wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
-    wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
-    ga, gb = a["glory"].to_numpy(np.int64), b["glory"].to_numpy(np.int64)
-    h = np.zeros(len(a), np.int64) if holder is None else np.asarray(holder, np.int64)
-    x = pd.DataFrame({"strategy": a["strategy"].astype(str).to_numpy(object), "holder": h, "block": blocks(a),
-                      "dv": wb - wa, "gv": gb - ga})
-    parts = []
-    for s_all in (False, True):
-        for h_all in (False, True):
-            y = x.assign(**({"strategy": ALL} if s_all else {}), **({"holder": ALL_CLANS} if h_all else {}))
-            parts.append(_block_moments(y, PAIR_KEYS, {"dv": "d", "gv": "gd"}))
-    out = pd.concat(parts, ignore_index=True).rename(columns={"c_dd": "c_dd", "c_gdgd": "c_gg", "c_gdn": "c_gn"})
-    return out[PAIR_KEYS + PAIR_SUMS].sort_values(PAIR_KEYS).reset_index(drop=True)
 
 
 def add_sums(x: pd.DataFrame | None, y: pd.DataFrame, keys: list[str] = PAIR_KEYS) -> pd.DataFrame:
@@ -185,104 +117,6 @@ def unpaired_diff(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], alpha: fl
     m["n_a"], m["n_b"] = m["n_a"].astype(np.int64), m["n_b"].astype(np.int64)
     return m[keys + ["n_a", "n_b", "win_rate_a", "win_rate_b", "d_win", "ci_low", "ci_high", "z", "p_value",
                      "tested", "p_adj", "p_holm", "significant", "d_glory", "small"]]
-
-
-def card_sums(fa, fb) -> pd.DataFrame:
-    """Per (strategy, age, card) of one batch of both arms (frames with ``clans`` and ``picks``,
-    rows paired as in :func:`paired_sums`): CARD_SUMS (module doc), rows sorted by CARD_KEYS, the
-    strategy's row (age 0, card '*') first. Integer sums (wins x60), so they add exactly over
-    batches. Groups are integer codes summed by counting (no pandas groupby: a batch has about a
-    million drafter rows per arm); tests/test_paired_cards.py checks it against the frame version."""
-    from volva.analysis.suffstats import _codes, _unique_inverse
-    a, b = fa.clans, fb.clans
-    blk = blocks(a)
-    NB = int(blk.max()) + 1 if len(blk) else 1
-    s_code, s_names = _codes(a["strategy"])
-    NS = len(s_names)
-    wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
-    wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
-    dv = wb - wa
-    (ra, ga, ka, key_a), (rb, gb, kb, key_b), c_names = _drafter_codes(fa, fb)
-    NA = int(max(ga.max(initial=0), gb.max(initial=0))) + 1
-    C = len(c_names)
-
-    def total(key, v=None, n=None):  # integer sums per key 0..n-1 (bincount's float sums are exact here)
-        return np.rint(np.bincount(key, weights=None if v is None else v.astype(float), minlength=n)).astype(np.int64)
-
-    # per (strategy, block) over every clan of the strategy: WA, WB, T and D = WB - WA (x60)
-    sb = s_code * NB + blk
-    WA, WB, T = (total(sb, v, NS * NB) for v in (wa, wb, None))
-    D = WB - WA
-    cell_a, cell_b = ((s_code[r] * NA + g) * C + k for r, g, k in ((ra, ga, ka), (rb, gb, kb)))
-    # every cell a clan drafted in either arm, and each (cell, block) of those drafts
-    cb_all = np.concatenate([cell_a * NB + blk[ra], cell_b * NB + blk[rb]])
-    u, inv = _unique_inverse(cb_all)
-    ia, ib = inv[:len(cell_a)], inv[len(cell_a):]
-    cells, cinv = _unique_inverse(u // NB)
-    s_of, b_of = u // NB // (NA * C), u % NB
-    n_u, n_c = len(u), len(cells)
-    starts = np.flatnonzero(np.concatenate([[True], cinv[1:] != cinv[:-1]])) if n_u else cinv
-
-    def per_cell(v):  # sums over each cell's (cell, block) groups: u is sorted, so a cell's are consecutive
-        return np.add.reduceat(np.asarray(v, np.int64), starts) if n_u else np.zeros(0, np.int64)
-    V = {"wdA": total(ia, wa[ra], n_u), "ndA": total(ia, None, n_u), "wdB": total(ib, wb[rb], n_u),
-         "ndB": total(ib, None, n_u), "WA": WA[s_of * NB + b_of], "WB": WB[s_of * NB + b_of], "T": T[s_of * NB + b_of]}
-    out = {}
-    for q in CELL_Q:
-        x, y = q[2:].split("_")
-        out[q] = per_cell(V[x] * V[y])
-    # holders: the variant's drafters (h_), and the clans that drafted the card in both arms (k_)
-    at = np.minimum(np.searchsorted(key_a, key_b), max(len(key_a) - 1, 0))
-    both = key_a[at] == key_b if len(key_a) else np.zeros(len(key_b), bool)
-    for pre, sel in (("h_", np.ones(len(rb), bool)), ("k_", both)):
-        gi = ib[sel]
-        nb, db, d2 = total(gi, None, n_u), total(gi, dv[rb[sel]], n_u), total(gi, dv[rb[sel]] ** 2, n_u)
-        live = nb > 0
-        for name, v in (("n", nb), ("d", db), ("d2", d2), ("c_G", live.astype(np.int64)), ("c_nn", nb * nb),
-                        ("c_dd", db * db), ("c_dn", db * nb)):
-            out[pre + name] = per_cell(v)
-        if pre == "h_":  # the variant holders' (D_h, n_h) x the strategy's (D, T) per block
-            Dsb = D[s_of * NB + b_of]
-            for name, v in (("x_dD", db * Dsb), ("x_dT", db * V["T"]), ("x_nD", nb * Dsb), ("x_nT", nb * V["T"])):
-                out[name] = per_cell(v)
-    s_c, rest = cells // (NA * C), cells % (NA * C)
-    keys = {"strategy": s_names[s_c], "age": (rest // C).astype(np.int64), "card": c_names[rest % C]}
-    # the strategy rows (age 0, card '*'): over the blocks where the strategy has clans
-    has = T > 0
-    st_s = np.nonzero(has)[0] // NB
-    srow = {"c_G": total(st_s, None, NS), "s_D": total(st_s, D[has], NS), "s_T": total(st_s, T[has], NS)}
-    per_sb = {"WA": WA[has], "WB": WB[has], "T": T[has]}
-    for q in STRATEGY_Q:
-        x, y = q[2:].split("_")
-        srow[q] = total(st_s, per_sb[x] * per_sb[y], NS)
-    present = np.nonzero(total(s_code, None, NS))[0]
-    df = pd.DataFrame({"strategy": np.concatenate([keys["strategy"], s_names[present]]),
-                       "age": np.concatenate([keys["age"], np.zeros(len(present), np.int64)]),
-                       "card": np.concatenate([keys["card"], np.full(len(present), ALL, dtype=object)])})
-    for k in CARD_SUMS:
-        df[k] = np.concatenate([out.get(k, np.zeros(n_c, np.int64)), srow.get(k, np.zeros(NS, np.int64))[present]])
-    return df.sort_values(CARD_KEYS, kind="stable").reset_index(drop=True)
-
-
-def _drafter_codes(fa, fb) -> tuple:
-    """Per arm (clan row, age, card code) of each distinct card a clan drafted in an age, the card
-    codes on the sorted union of both arms' card names (a patch may add a card): ((rows, ages,
-    cards, keys) of A, the same of B, names); keys ascending, one per (row, age, card)."""
-    from volva.analysis.suffstats import _codes, _row_index
-    parts = []
-    for fr in (fa, fb):
-        pk = fr.picks
-        found, rows = _row_index(fr.clans, pk["game_id"].to_numpy(), pk["seat"].to_numpy())
-        code, names = _codes(pk["card"])
-        parts.append((rows, pk["age"].to_numpy(np.int64)[found], code[found], names))
-    c_names = np.array(sorted(set(parts[0][3]) | set(parts[1][3])), dtype=object)
-    out = []
-    for rows, ages, code, names in parts:
-        k = np.searchsorted(c_names, names)[code] if len(code) else code
-        key = np.sort((rows * 16 + ages) * len(c_names) + k)  # ages < 16; a sort: np.unique hashes, 5x slower here
-        key = key[np.concatenate([[True], key[1:] != key[:-1]])] if len(key) else key
-        out.append((key // len(c_names) // 16, key // len(c_names) % 16, key % len(c_names), key))
-    return out[0], out[1], c_names
 
 
 def paired_iwd_var(cs: pd.DataFrame, ca: pd.DataFrame, cb: pd.DataFrame) -> pd.DataFrame:
@@ -510,28 +344,6 @@ def shape_change(sa: Stats, sb: Stats, alpha: float = 0.05) -> pd.DataFrame | No
     return pd.DataFrame(rows, columns=["strategy", "counter", "base", "variant", "delta", "ci_low", "ci_high"])
 
 
-def holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> np.ndarray:
-    """bool per clan row of arm A: the clan drafted ``card`` (in ``ages``, default any), or holds it
-    as the value of one of the engine's seat groups (a Valhalla dice Jarl); with ``one_clan``, only
-    the clan the draft rule binds (seat seed % P, core.draft_rules)."""
-    from volva.analysis.records import GROUP_PREFIX
-    from volva.analysis.suffstats import _row_index
-    pk = fr_a.picks
-    h = np.zeros(len(fr_a.clans), bool)
-    if len(pk):
-        m = (pk["card"].astype(str) == card).to_numpy().copy()
-        if ages:
-            m &= np.isin(pk["age"].to_numpy(), ages)
-        found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
-        h[rows] = True
-    for col in [c for c in fr_a.clans.columns if str(c).startswith(GROUP_PREFIX)]:
-        h |= (fr_a.clans[col].astype(str) == card).to_numpy()
-    if one_clan:
-        c = fr_a.clans
-        h &= (c["seed"].to_numpy(np.uint64) % c["n_players"].to_numpy(np.uint64)) == c["seat"].to_numpy(np.uint64)
-    return h
-
-
 def _save(df: pd.DataFrame, path) -> None:
     tmp = path.parent / f".{path.name}.tmp"
     try:
@@ -558,12 +370,13 @@ def _paired_play(rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, 
 
 
 def _paired_finish(outs, rs_a, rs_b, names, pols, seed, first, n, rotate, points, card, ages):
+    from volva.analysis.pairsums import paired_batch_sums
     from volva.analysis.runner import reduce_batch_outs
-    # clans and picks frames: all the paired and card sums read (no plays frame)
-    fa, fb = (reduce_batch_outs(o, rs, points, plays=False) for o, rs in ((outs[0], rs_a), (outs[1], rs_b)))
-    h = holders(fa, card, ages, bool(getattr(rs_a.tables, "draft_one", 0))) if card is not None else None
-    cards = card_sums(fa, fb) if card is None and len(fa.picks) and len(fb.picks) else None
-    return fa.stats, fb.stats, paired_sums(fa.clans, fb.clans, h), cards
+    # no row frames: the Stats, paired sums and card sums all come from the engine's arrays
+    sa, sb = (reduce_batch_outs(o, rs, points, rows=False).stats for o, rs in ((outs[0], rs_a), (outs[1], rs_b)))
+    sums, cards = paired_batch_sums(outs[0], rs_a, outs[1], rs_b, card, ages,
+                                    bool(getattr(rs_a.tables, "draft_one", 0)))
+    return sa, sb, sums, cards
 
 
 paired_batch.stages = (_paired_play, _paired_finish)  # analysis.cluster.Batches pipelines them

@@ -16,7 +16,8 @@ from scipy import stats
 from typer.testing import CliRunner
 
 from volva.analysis import aggregate as A
-from volva.analysis.paired import _paired_interval, compare_tables, iwd_diff, paired_sums
+from volva.analysis.paired import _paired_interval, compare_tables, iwd_diff
+from volva.analysis.pairsums import paired_sums
 from volva.analysis.suffstats import Stats
 from volva.cli import app
 
@@ -144,7 +145,7 @@ def test_null_comparison_flags_no_card():
     # the p-values are roughly uniform under the null (not all 1, not piled near 0)
     tested = t[~t["small"]]["p_value"]
     assert 0.3 < tested.median() < 0.7 and (tested < 0.05).mean() < 0.1
-    from volva.analysis.paired import PAIR_SUMS
+    from volva.analysis.pairsums import PAIR_SUMS
     sums = pd.DataFrame({"strategy": names, "holder": -1, **{c: 1 if c in ("n", "c_G", "c_nn") else 0
                                                              for c in PAIR_SUMS}})
     tabs = compare_tables(sa, sb, sums)

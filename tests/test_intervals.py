@@ -228,8 +228,9 @@ def test_paired_iwd_variance_is_the_cluster_robust_variance_of_the_difference():
     """The paired variance of ΔIWD from the card sums equals the sandwich over seed blocks computed
     from the rows (influence of each block on IWD_B − IWD_A); its arm-A part equals aggregate.cards'."""
     from volva.analysis import paired as PD
+    from volva.analysis import pairsums as PS
     fa, fb = paired_games(300, np.random.default_rng(3))
-    cs = PD.card_sums(fa, fb)
+    cs = PS.card_sums(fa, fb)
     ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)) for f in (fa, fb))
     v = PD.paired_iwd_var(cs, ca, cb).set_index(["strategy", "age", "card"])
     for s in ("a", "b"):
@@ -256,9 +257,10 @@ def test_ablate_delta_matches_statsmodels_cluster_robust():
     import statsmodels.api as sm
 
     from volva.analysis import paired as PD
+    from volva.analysis import pairsums as PS
     fa, fb = paired_games(600, np.random.default_rng(4))
     hold = fa.clans.set_index(["game_id", "seat"]).index.isin(fa.picks.set_index(["game_id", "seat"]).index)
-    sums = PD.paired_sums(fa.clans, fb.clans, hold)
+    sums = PS.paired_sums(fa.clans, fb.clans, hold)
     t, n_held = PD.ablate_table(sums)
     row = t[(t["group"] == "drafted it (forced arm)") & (t["strategy"] == "(all)")].iloc[0]
     d = (fa.clans["win_share"] - fb.clans["win_share"]).to_numpy()[hold]  # forced (A) − banned (B)
@@ -272,6 +274,7 @@ def test_delta_iwd_and_ablate_delta_cover():
     difference, per strategy) over REPLICATES runs of 60 deals packed into one pair of arms; truths
     from 50,000 deals of the same generator."""
     from volva.analysis import paired as PD
+    from volva.analysis import pairsums as PS
     big_a, big_b = paired_games(50_000, np.random.default_rng(77))
     ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)).set_index("strategy") for f in (big_a, big_b))
     true_d_iwd = {s: cb.loc[s, "iwd"] - ca.loc[s, "iwd"] for s in ("a", "b")}
@@ -281,14 +284,14 @@ def test_delta_iwd_and_ablate_delta_cover():
 
     fa, fb = paired_games(60 * REPLICATES, np.random.default_rng(78), per_replicate=60)
     ca, cb = (A.cards(Stats.from_frames(f.clans, f.picks)) for f in (fa, fb))
-    t = PD.iwd_diff(ca, cb, cs=PD.card_sums(fa, fb))
+    t = PD.iwd_diff(ca, cb, cs=PS.card_sums(fa, fb))
     t["name"] = t["strategy"].str.split(":").str[1]
     assert t["paired"].all() and len(t) == 2 * REPLICATES
     for s in ("a", "b"):
         cov = covered(t[t["name"] == s], lambda r: true_d_iwd[r["name"]])
         assert LO <= cov <= HI, (s, cov)
     hold = fa.clans.set_index(["game_id", "seat"]).index.isin(fa.picks.set_index(["game_id", "seat"]).index)
-    ab, _ = PD.ablate_table(PD.paired_sums(fa.clans, fb.clans, hold))
+    ab, _ = PD.ablate_table(PS.paired_sums(fa.clans, fb.clans, hold))
     ab = ab[(ab["group"] == "drafted it (forced arm)") & (ab["strategy"] != "(all)")].copy()
     ab["name"] = ab["strategy"].str.split(":").str[1]
     for s in ("a", "b"):  # b: 2–3 holders of one game, dependent

@@ -1,5 +1,6 @@
-"""analysis.paired.card_sums (integer codes summed by counting) against the frame version it
-replaced (pandas merges and groupbys, kept here as the reference): the same table, row for row,
+"""analysis.pairsums: card_sums (a compiled loop over the cells) and paired_sums, from frames and
+straight from the engine's arrays, against the frame versions they replaced (pandas merges and
+groupbys, kept here as the references): the same table, row for row,
 on engine games of card patches (a value changed, a card removed, a card added; Blood Rage with 2, 4
 and 5 players, Blood Rage: Valhalla) and on the synthetic arms of tests/test_intervals.py."""
 from __future__ import annotations
@@ -8,21 +9,80 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from volva.analysis.paired import (
+from volva.analysis.pairsums import (
     ALL,
     CARD_KEYS,
     CARD_SUMS,
     CELL_Q,
     HOLDER_SUMS,
+    PAIR_KEYS,
+    PAIR_SUMS,
     STRATEGY_Q,
     STRATEGY_TOTALS,
     VALUE_CROSS,
     VARS,
     WIN_UNIT,
-    _block_moments,
     blocks,
     card_sums,
 )
+
+
+def _block_moments(df: pd.DataFrame, keys: list[str], value_cols: dict[str, str]) -> pd.DataFrame:
+    """Per group of ``keys``: n, and for each value column v (name -> prefix p): the row sums p, p2
+    and, over the rows' blocks ('block'), c_G, c_nn, c_<p><p>, c_<p>n (pandas groupbys: the reference)."""
+    cols = list(value_cols)
+    x = df[[*keys, "block", *cols]].copy()
+    x["n"] = 1
+    for c in cols:
+        x[f"{c}2"] = x[c] * x[c]
+    per_block = x.groupby([*keys, "block"], sort=True)[["n", *cols, *[f"{c}2" for c in cols]]].sum()
+    nb = per_block["n"].to_numpy(np.int64)
+    out = pd.DataFrame(index=per_block.index)
+    out["n"], out["c_G"], out["c_nn"] = nb, 1, nb * nb
+    for c, p in value_cols.items():
+        v = per_block[c].to_numpy(np.int64)
+        out[p], out[f"{p}2"] = v, per_block[f"{c}2"].to_numpy(np.int64)
+        out[f"c_{p}{p}"], out[f"c_{p}n"] = v * v, v * nb
+    return out.groupby(level=list(range(len(keys))), sort=True).sum().reset_index()
+
+
+def reference_paired_sums(a: pd.DataFrame, b: pd.DataFrame, holder: np.ndarray | None = None) -> pd.DataFrame:
+    """analysis.pairsums.paired_sums by pandas groupbys (the version it replaced)."""
+    wa = np.rint(a["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
+    wb = np.rint(b["win_share"].to_numpy(float) * WIN_UNIT).astype(np.int64)
+    ga, gb = a["glory"].to_numpy(np.int64), b["glory"].to_numpy(np.int64)
+    h = np.zeros(len(a), np.int64) if holder is None else np.asarray(holder, np.int64)
+    x = pd.DataFrame({"strategy": a["strategy"].astype(str).to_numpy(object), "holder": h, "block": blocks(a),
+                      "dv": wb - wa, "gv": gb - ga})
+    parts = []
+    for s_all in (False, True):
+        for h_all in (False, True):
+            y = x.assign(**({"strategy": ALL} if s_all else {}), **({"holder": -1} if h_all else {}))
+            parts.append(_block_moments(y, PAIR_KEYS, {"dv": "d", "gv": "gd"}))
+    out = pd.concat(parts, ignore_index=True).rename(columns={"c_dd": "c_dd", "c_gdgd": "c_gg", "c_gdn": "c_gn"})
+    return out[PAIR_KEYS + PAIR_SUMS].sort_values(PAIR_KEYS).reset_index(drop=True)
+
+
+def reference_holders(fr_a, card: str, ages: list[int] | None, one_clan: bool = False) -> np.ndarray:
+    """analysis.pairsums.holders on frames (the version it replaced): bool per clan row of arm A,
+    the clan drafted ``card`` (in ``ages``, default any) or holds it as the value of one of the
+    engine's seat groups; with ``one_clan``, only the clan the draft rule binds (seat seed % P)."""
+    from volva.analysis.records import GROUP_PREFIX
+    from volva.analysis.suffstats import _row_index
+    pk = fr_a.picks
+    h = np.zeros(len(fr_a.clans), bool)
+    if len(pk):
+        m = (pk["card"].astype(str) == card).to_numpy().copy()
+        if ages:
+            m &= np.isin(pk["age"].to_numpy(), ages)
+        found, rows = _row_index(fr_a.clans, pk["game_id"].to_numpy()[m], pk["seat"].to_numpy()[m])
+        h[rows] = True
+    for col in [c for c in fr_a.clans.columns if str(c).startswith(GROUP_PREFIX)]:
+        h |= (fr_a.clans[col].astype(str) == card).to_numpy()
+    if one_clan:
+        c = fr_a.clans
+        h &= (c["seed"].to_numpy(np.uint64) % c["n_players"].to_numpy(np.uint64)) == c["seat"].to_numpy(np.uint64)
+    return h
 
 
 def reference_drafters(frame, block: np.ndarray) -> pd.DataFrame:
@@ -123,3 +183,62 @@ def test_card_sums_equal_the_frame_version_on_synthetic_arms():
     for per_replicate in (None, 40):
         fa, fb = paired_games(120, np.random.default_rng(5), per_replicate=per_replicate)
         pd.testing.assert_frame_equal(card_sums(fa, fb), reference_card_sums(fa, fb), check_exact=True)
+
+
+@pytest.mark.parametrize("ruleset,players,lineup,patch", [
+    ("blood-rage", 4, "greedy,random,greedy,random", SMITE),
+    ("valhalla", 4, None, {"Mjolnir's Fall": {"value": 9}}),
+])
+def test_paired_sums_equal_the_frame_version_on_engine_games(ruleset, players, lineup, patch):
+    """analysis.pairsums.paired_sums (bincounts over (group, block) codes) equals the pandas version,
+    without and with a holder column."""
+    from volva.analysis.pairsums import paired_sums
+    fa, fb = _engine_arms(ruleset, players, lineup, patch, 240)
+    card = str(fa.picks["card"].iloc[0])
+    for h in (None, reference_holders(fa, card, None)):
+        got, ref = paired_sums(fa.clans, fb.clans, h), reference_paired_sums(fa.clans, fb.clans, h)
+        assert (got["holder"] == 1).any() == (h is not None) and (got["n"] > 0).all()
+        pd.testing.assert_frame_equal(got, ref, check_exact=True)
+
+
+def test_paired_sums_equal_the_frame_version_on_synthetic_arms():
+    from tests.test_intervals import paired_games
+    from volva.analysis.pairsums import paired_sums
+    for per_replicate in (None, 40):
+        fa, fb = paired_games(120, np.random.default_rng(6), per_replicate=per_replicate)
+        h = np.random.default_rng(7).random(len(fa.clans)) < 0.3
+        pd.testing.assert_frame_equal(paired_sums(fa.clans, fb.clans, h), reference_paired_sums(fa.clans, fb.clans, h),
+                                      check_exact=True)
+
+
+@pytest.mark.parametrize("ruleset,players,lineup,patch,card,ages,one_clan", [
+    ("blood-rage", 4, "greedy,random,greedy,random", SMITE, None, None, False),
+    ("blood-rage", 5, None, {"Fenrir's Bite": {"add": True, "age": 2, "type": "battle", "value": 3,
+                                               "copies_min1": 4}}, None, None, False),
+    ("blood-rage", 3, None, SMITE, "Tyr's Smite", [2, 3], False),
+    ("blood-rage", 4, None, SMITE, "Troll", None, True),
+    ("valhalla", 4, None, {"Mjolnir's Fall": {"value": 9}}, None, None, False),
+    ("valhalla-dice", 4, None, None, "jarl", None, False),  # a Jarl: a seat group's value
+])
+def test_batch_sums_from_engine_arrays_equal_the_frame_versions(ruleset, players, lineup, patch, card, ages,
+                                                                one_clan):
+    """analysis.pairsums.paired_batch_sums (what compare and ablate keep of a batch, with no row
+    frames) equals paired_sums and card_sums of the same batch's frames, holders included."""
+    from volva.analysis import runner, session
+    from volva.analysis.pairsums import paired_batch_sums, paired_sums
+    rs_a, names, pols = session.setup(players, lineup, None, ruleset)
+    rs_b = session.setup(players, lineup, None, ruleset, [("patch", patch)] if patch else None)[0]
+    outs = [runner.play_batch_outs(rs, names, pols, 11, 0, 120, True) for rs in (rs_a, rs_b)]
+    fa, fb = (runner.reduce_batch_outs(o, rs, None, plays=False) for o, rs in zip(outs, (rs_a, rs_b)))
+    if card == "jarl":
+        card = next(iter(rs_a.group_names.values()))[0]
+    sums, cards = paired_batch_sums(outs[0], rs_a, outs[1], rs_b, card, ages, one_clan)
+    h = reference_holders(fa, card, ages, one_clan) if card is not None else None
+    if h is not None:
+        assert 0 < h.sum() < len(h)
+    pd.testing.assert_frame_equal(sums, paired_sums(fa.clans, fb.clans, h), check_exact=True)
+    if card is None:
+        assert len(cards) > 20
+        pd.testing.assert_frame_equal(cards, card_sums(fa, fb), check_exact=True)
+    else:
+        assert cards is None
