@@ -179,13 +179,13 @@ def card_block_sums(rows: np.ndarray, arm_a: tuple, arm_b: tuple, s_names: np.nd
         x, y = q[2:].split("_")
         srow[q] = total(st_s, per_sb[x] * per_sb[y], S)
     present = np.nonzero(total(s_code, None, S))[0]
-    df = pd.DataFrame({"strategy": np.concatenate([s_names[used // (NA * C)], s_names[present]]).astype(object),
-                       "age": np.concatenate([used // C % NA, np.zeros(len(present), np.int64)]).astype(np.int64),
-                       "card": np.concatenate([c_names[used % C], np.full(len(present), ALL, dtype=object)])})
-    for k in CARD_SUMS:
+    df = {"strategy": np.concatenate([s_names[used // (NA * C)], s_names[present]]).astype(object),
+          "age": np.concatenate([used // C % NA, np.zeros(len(present), np.int64)]).astype(np.int64),
+          "card": np.concatenate([c_names[used % C], np.full(len(present), ALL, dtype=object)])}
+    for k in CARD_SUMS:  # one frame of all columns (a column set at a time: 70 copies of the frame)
         df[k] = np.concatenate([cols.get(k, np.zeros(len(used), np.int64)),
                                 srow.get(k, np.zeros(S, np.int64))[present]]).astype(np.int64)
-    return df.sort_values(CARD_KEYS, kind="stable").reset_index(drop=True)
+    return pd.DataFrame(df).sort_values(CARD_KEYS, kind="stable").reset_index(drop=True)
 
 
 def paired_batch_sums(outs_a: list, rs_a, outs_b: list, rs_b, card: str | None = None,
