@@ -129,6 +129,28 @@ def gods_strings(gods: np.ndarray, god_names: list[str]) -> pd.Categorical:
     return _categorical(labels, inv.reshape(-1))
 
 
+def outcome_columns(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, strategies: list[str]) -> dict:
+    """A clan's result per row of a batch (G*P rows, game-major), as :func:`clans_frame` names
+    them: game_id int64, seed uint64, n_players int8, seat int8, strategy (categorical), glory
+    int32 (the sum of the six sources), rank int8, win_share float64 (1/k for each of the k
+    clans ranked 1). The shapes are the caller's to check."""
+    G, P = batch.rank.shape
+    R = G * P
+    rank = np.asarray(batch.rank, np.int8)
+    win = rank == 1
+    k = win.sum(axis=1, keepdims=True)
+    return {
+        "game_id": np.repeat(np.asarray(game_ids, np.int64), P),
+        "seed": np.repeat(np.asarray(seeds, np.uint64), P),
+        "n_players": np.full(R, P, np.int8),
+        "seat": np.tile(np.arange(P, dtype=np.int8), G),
+        "strategy": _categorical(list(strategies), np.tile(np.arange(P), G)),
+        "glory": np.asarray(batch.glory, np.int32).reshape(R, E.N_GLORY_SRC).sum(axis=1, dtype=np.int32),
+        "rank": rank.reshape(R),
+        "win_share": np.divide(win, k, out=np.zeros((G, P)), where=k > 0).reshape(R),
+    }
+
+
 def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, ruleset_name: str,
                 strategies: list[str], god_names: list[str] | None = None,
                 group_names: dict[str, list[str]] | None = None) -> pd.DataFrame:
@@ -152,20 +174,12 @@ def clans_frame(batch: BatchOut, game_ids: np.ndarray, seeds: np.ndarray, rulese
     R = G * P
     src = np.asarray(batch.glory, np.int32).reshape(R, E.N_GLORY_SRC)
     stats = np.asarray(batch.stats).reshape(R, E.N_STATS)
-    rank = np.asarray(batch.rank, np.int8)
-    win = rank == 1
-    k = win.sum(axis=1, keepdims=True)
-    share = np.divide(win, k, out=np.zeros((G, P)), where=k > 0).reshape(R)
+    o = outcome_columns(batch, game_ids, seeds, strategies)
     df = pd.DataFrame({
-        "game_id": np.repeat(np.asarray(game_ids, np.int64), P),
-        "seed": np.repeat(np.asarray(seeds, np.uint64), P),
+        "game_id": o["game_id"],
+        "seed": o["seed"],
         "ruleset": pd.Categorical.from_codes(np.zeros(R, np.int8), categories=[ruleset_name]),
-        "n_players": np.full(R, P, np.int8),
-        "seat": np.tile(np.arange(P, dtype=np.int8), G),
-        "strategy": _categorical(list(strategies), np.tile(np.arange(P), G)),
-        "glory": src.sum(axis=1, dtype=np.int32),
-        "rank": rank.reshape(R),
-        "win_share": share,
+        **{c: o[c] for c in ("n_players", "seat", "strategy", "glory", "rank", "win_share")},
         "rage_level": (stats[:, E.STAT_RAGE] + 1).astype(np.int8),
         "axes_level": (stats[:, E.STAT_AXES] + 1).astype(np.int8),
         "horns_level": (stats[:, E.STAT_HORNS] + 1).astype(np.int8),

@@ -7,9 +7,11 @@ seed index ``g div P``, so each strategy of the combination sits in every seat e
 on the same seeds.  ``games`` is rounded up to a multiple of P.  Every combination uses the
 same master seed, so combinations are also paired with each other (common random numbers).
 
-The result is one clans table (the columns of :data:`analysis.records.CLANS_COLUMNS` plus
-``match``, the combination index, and ``lineup``, the combination as ``"a,b,c"``); ``game_id``
-is unique over the whole tournament (``match * games + g``).
+The result is one table of the clans' results, columns :data:`TOURNAMENT_COLUMNS`: ``match``,
+the combination index, ``lineup``, the combination as ``"a,b,c"``, and the outcome columns of
+:data:`analysis.records.CLANS_COLUMNS` (:func:`analysis.records.outcome_columns`: no stat path,
+gods or Glory by source, which no tournament table reads: a tenth of the memory per game);
+``game_id`` is unique over the whole tournament (``match * games + g``).
 
 ``ranking`` gives each strategy's win rate over all games it played (sum of ``win_share``,
 so tied winners share the win) with its 95% interval, its mean Glory and games;
@@ -31,6 +33,8 @@ from .intervals import rate_from_rows
 #: games per kernel call (a multiple of every player count 2..5)
 BATCH = 6_000
 
+TOURNAMENT_COLUMNS = ["match", "lineup", "game_id", "seed", "n_players", "seat", "strategy", "glory", "rank",
+                      "win_share"]
 RANKING_COLUMNS = ["strategy", "games", "win_shares", "win_rate", "se", "ci_low", "ci_high", "mean_glory", "expected"]
 
 
@@ -103,8 +107,8 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
 
 def match_batch(ruleset, seed: int, n_games: int, lineup: list[str], pols: list, m: int, first: int,
                 end: int) -> pd.DataFrame:
-    """Games first..end-1 of combination ``m`` (``lineup``, its policies ``pols``): their clans
-    rows with ``match`` and ``lineup``; game ids are ``m * n_games + g``. One task of a tournament."""
+    """Games first..end-1 of combination ``m`` (``lineup``, its policies ``pols``): their clans'
+    results (TOURNAMENT_COLUMNS); game ids are ``m * n_games + g``. One task of a tournament."""
     from volva.simulator import engines
 
     from . import records as R
@@ -112,17 +116,15 @@ def match_batch(ruleset, seed: int, n_games: int, lineup: list[str], pols: list,
     ids = np.arange(first, end, dtype=np.int64)
     for r, gids, seeds in engines.game_plan(seed, ids, len(lineup), True):
         batch = engines.play_batch(ruleset, engines.rotated(pols, r), seeds)
-        df = R.clans_frame(batch, gids + m * n_games, seeds, ruleset.name, engines.rotated(lineup, r),
-                           ruleset.god_names)
-        df.insert(0, "match", np.int32(m))
-        df.insert(1, "lineup", ",".join(lineup))
-        parts.append(df)
+        o = R.outcome_columns(batch, gids + m * n_games, seeds, engines.rotated(lineup, r))
+        n = len(o["game_id"])
+        parts.append(pd.DataFrame({"match": np.full(n, m, np.int32), "lineup": ",".join(lineup), **o}))
     return pd.concat(parts, ignore_index=True)
 
 
 def _frame(parts: list[pd.DataFrame]) -> pd.DataFrame:
     clans = pd.concat(parts, ignore_index=True)
-    for c in ("strategy", "lineup", "ruleset", "stat_path", "gods"):
+    for c in ("strategy", "lineup"):
         clans[c] = clans[c].astype(str)
     return clans.sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
 

@@ -169,3 +169,24 @@ def test_cli_with_fake_games_writes_csvs(tmp_path, fake_play_batch):
     assert res.exit_code == 0, res.output
     assert sum(fake_play_batch) == 4 * 9  # C(4,3) combinations x 9 games, split over 3 rotations
     assert (out / "tournament.csv").is_file() and (out / "head_to_head.csv").is_file()
+
+
+def test_tournament_rows_are_the_clans_frame_outcome_columns():
+    """A tournament keeps each clan's result only (TOURNAMENT_COLUMNS): the same values and
+    dtypes as the clans rows ``volva run`` writes for the same games."""
+    from volva.analysis import records as R
+    from volva.analysis.tournament import TOURNAMENT_COLUMNS, match_batch
+    from volva.simulator import engines
+    from volva.strategies.builtin import resolve
+    rs = engines.load_ruleset()
+    lineup = ["greedy", "random", "balanced"]
+    got = match_batch(rs, 9, 30, lineup, [resolve(n) for n in lineup], 1, 0, 30)
+    assert list(got.columns) == TOURNAMENT_COLUMNS and (got["match"] == 1).all()
+    assert (got["lineup"] == "greedy,random,balanced").all()
+    want = []
+    for r, gids, seeds in engines.game_plan(9, np.arange(30, dtype=np.int64), 3, True):
+        b = engines.play_batch(rs, engines.rotated([resolve(n) for n in lineup], r), seeds)
+        want.append(R.clans_frame(b, gids + 30, seeds, rs.name, engines.rotated(lineup, r), rs.god_names))
+    want = pd.concat(want, ignore_index=True)
+    assert want["glory"].gt(0).any() and want["win_share"].gt(0).any()
+    pd.testing.assert_frame_equal(got[TOURNAMENT_COLUMNS[2:]], want[TOURNAMENT_COLUMNS[2:]], check_exact=True)
