@@ -183,19 +183,42 @@ def pairs(clans: pd.DataFrame) -> pd.DataFrame:
     Columns strategy, opponent, games (games where both played), wins (strategy's
     win_share in them), win_rate, se, ci_low, ci_high (95%, cluster-robust over the seed).
     """
-    left = clans[["game_id", "seed", "strategy", "win_share"]].assign(strategy=lambda d: d["strategy"].astype(str))
-    right = clans[["game_id", "strategy"]].assign(strategy=lambda d: d["strategy"].astype(str)) \
-        .rename(columns={"strategy": "opponent"})
-    m = left.merge(right, on="game_id")
-    m = m[m["strategy"] != m["opponent"]]
+    m = _seat_pairs(clans)
     # a strategy appears at most once per game in a tournament; count games, not rows
-    g = m.groupby(["strategy", "opponent"], sort=True)
+    g = m.groupby(["strategy", "opponent"], sort=True, observed=True)
     out = g.agg(games=("game_id", "nunique"), wins=("win_share", "sum")).reset_index()
     r = rate_from_rows(m, ["strategy", "opponent"])
+    for c in ("strategy", "opponent"):  # names, as the clans table has them
+        out[c] = out[c].astype(str)
     out["win_rate"] = out["wins"] / out["games"]
     for c in ("se", "ci_low", "ci_high"):
         out[c] = r[c].to_numpy()
     return out
+
+
+def _seat_pairs(clans: pd.DataFrame) -> pd.DataFrame:
+    """One row per game and ordered pair of its seats with different strategies, in (game_id, seat,
+    other seat) order: game_id, seed, strategy, win_share (the first seat's) and opponent (both
+    categorical on the sorted names). A self-merge on game_id without the merge's copies and
+    strings (every game of a tournament has the same seats). Raises ValueError if the games do not."""
+    df = clans.sort_values(["game_id", "seat"], kind="stable")
+    gid = df["game_id"].to_numpy(np.int64)
+    counts = np.unique(gid, return_counts=True)[1]
+    P = int(counts[0]) if len(counts) else 1
+    if (counts != P).any():
+        raise ValueError("pairs: every game needs the same number of clans")
+    strat = df["strategy"].astype(str).to_numpy(object)
+    names = np.array(sorted(set(strat)), dtype=object)
+    code = np.searchsorted(names, strat).reshape(-1, P)
+    s, t = np.nonzero(~np.eye(P, dtype=bool))  # seat pairs, the first seat then the other
+    a, b = code[:, s].ravel(), code[:, t].ravel()
+    keep = a != b
+    cat = pd.CategoricalDtype(pd.Index(names, dtype=object))
+    return pd.DataFrame({"game_id": gid.reshape(-1, P)[:, s].ravel()[keep],
+                         "seed": df["seed"].to_numpy().reshape(-1, P)[:, s].ravel()[keep],
+                         "strategy": pd.Categorical.from_codes(a[keep], dtype=cat),
+                         "win_share": df["win_share"].to_numpy(float).reshape(-1, P)[:, s].ravel()[keep],
+                         "opponent": pd.Categorical.from_codes(b[keep], dtype=cat)})
 
 
 def head_to_head(clans: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:

@@ -190,3 +190,32 @@ def test_tournament_rows_are_the_clans_frame_outcome_columns():
     want = pd.concat(want, ignore_index=True)
     assert want["glory"].gt(0).any() and want["win_share"].gt(0).any()
     pd.testing.assert_frame_equal(got[TOURNAMENT_COLUMNS[2:]], want[TOURNAMENT_COLUMNS[2:]], check_exact=True)
+
+
+def _pairs_by_merge(clans):
+    """pairs() by a self-merge on game_id (the version it replaced): the reference."""
+    from volva.analysis.intervals import rate_from_rows
+    left = clans[["game_id", "seed", "strategy", "win_share"]].assign(strategy=lambda d: d["strategy"].astype(str))
+    right = clans[["game_id", "strategy"]].assign(strategy=lambda d: d["strategy"].astype(str)) \
+        .rename(columns={"strategy": "opponent"})
+    m = left.merge(right, on="game_id")
+    m = m[m["strategy"] != m["opponent"]]
+    out = m.groupby(["strategy", "opponent"], sort=True).agg(games=("game_id", "nunique"),
+                                                             wins=("win_share", "sum")).reset_index()
+    r = rate_from_rows(m, ["strategy", "opponent"])
+    out["win_rate"] = out["wins"] / out["games"]
+    for c in ("se", "ci_low", "ci_high"):
+        out[c] = r[c].to_numpy()
+    return out
+
+
+@pytest.mark.slow
+def test_pairs_equal_the_merge_version(clans2):
+    """pairs() (seat pairs by reshaping each game's seats) gives the merge version's table exactly,
+    on real 2-player games and on 4-player games of five strategies."""
+    from volva.simulator.engines import load_ruleset
+    four = run_tournament(load_ruleset(), ["greedy", "random", "balanced", "quester", "tyr-brute"], 4, 40, seed=2)
+    for clans in (clans2, four):
+        got = pairs(clans)
+        assert (got["games"] > 0).all() and len(got) == clans["strategy"].nunique() * (clans["strategy"].nunique() - 1)
+        pd.testing.assert_frame_equal(got, _pairs_by_merge(clans), check_exact=True)
