@@ -276,6 +276,7 @@ def strength_tactics_nb(T, S, p, opp, left, limit, need_more):
     return added
 
 
+@canonical("n_max", "min_glory", "source")
 @njit(cache=True)
 def send_nb(T, S, p, mask, n_max, min_glory, source):
     """Send p's activated Warriors (mask bits over the team as it stood in the battle) to Valhalla:

@@ -47,6 +47,7 @@ def ability_on_nb(T, S, j, s, p, opp, role):
     return T.j_combine_both[j] == 1 or not cond
 
 
+@canonical("p", "op", "opp", "role", "k")
 @njit(cache=True)
 def ability_arg_nb(T, S, p, op, opp, role, k):
     """Argument k of seat p's Jarl ability ``op`` when it acts now (ability_on_nb); -1 when the

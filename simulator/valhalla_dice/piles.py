@@ -42,6 +42,7 @@ def discard_nb(S, c):
     S.gs[G_DISC_N] += 1
 
 
+@canonical("p", "i")
 @njit(cache=True)
 def row_take_nb(rows, counts, p, i):
     """Remove and return rows[p, i] of a seat's pile (hand or team; order of the rest kept)."""
@@ -54,6 +55,7 @@ def row_take_nb(rows, counts, p, i):
     return c
 
 
+@canonical("p", "i")
 @njit(cache=True)
 def hand_take_nb(S, p, i):
     return row_take_nb(S.hand, S.hand_n, p, i)
@@ -64,6 +66,7 @@ def team_take_nb(S, p, i):
     return row_take_nb(S.team, S.team_n, p, i)
 
 
+@canonical("c", "source")
 @njit(cache=True)
 def to_valhalla_nb(T, S, p, c, source):
     S.valhalla[p, S.valhalla_n[p]] = c

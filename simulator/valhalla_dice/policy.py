@@ -7,6 +7,7 @@ never callbacks.
 import numpy as np
 from numba import njit
 
+from ..core.canon import canonical
 from ..core.record import G_FOCAL
 from ..core.rng import rand_int_nb
 from .tables import KIND_WARRIOR, MAX_JARLS
@@ -55,6 +56,7 @@ def card_value_nb(T, c, prm):
     return prm[VD_TACTIC_VALUE]
 
 
+@canonical("p", "c")
 @njit(cache=True)
 def mark_nb(T, S, p, c):
     """The ``volva ablate`` mark binding seat p on card c: DRAFT_FORCED (1), DRAFT_BANNED (-1) or 0
@@ -64,6 +66,7 @@ def mark_nb(T, S, p, c):
     return T.draft[c]
 
 
+@canonical("p", "n", bools=("worst",))
 @njit(cache=True)
 def pick_nb(S, T, p, kind, prm, cards, n, worst):
     """Index in cards[:n] of seat p's best card to keep (worst=True: the one to let go). Random:
