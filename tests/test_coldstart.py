@@ -17,11 +17,13 @@ from volva.simulator import engines
 from volva.simulator.bloodrage import compile_plan
 from volva.simulator.core import coldstart
 from volva.simulator.valhalla import compile_plan as valhalla_plan
+from volva.simulator.valhalla_dice import compile_plan as dice_plan
 from volva.strategies.lineup import resolve_for
 
 #: rule set -> (its engine's plan, a lineup); the games: game_seeds(*SEEDS)
 CASES = {"blood-rage": (compile_plan, ["greedy", "balanced", "thor-warlord", "greedy"]),
-         "valhalla": (valhalla_plan, ["thor", "loki", "quester", "warlord"])}
+         "valhalla": (valhalla_plan, ["thor", "loki", "quester", "warlord"]),
+         "valhalla-dice": (dice_plan, ["greedy", "raider", "turtle", "greedy-dp"])}
 SEEDS = (40, 7, 1)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.batch import BatchOut, game_plan, new_batch_out, rotated, rotation_period
+from ..core.coldstart import compile_cold
 from ..core.loading import RulesError
 from ..core.threads import spread
 from . import dice as D
@@ -39,6 +40,8 @@ from .state import (
     new_state,
 )
 from .tables import build_tables
+
+PLAN = f"{__package__}.compile_plan"  #: the two-process cold compile (simulator.core.coldstart)
 
 
 class Results(NamedTuple):
@@ -212,6 +215,7 @@ def play_game(rs: Ruleset, lineup, seed: int, log: bool = True, check: bool = Tr
     from .playout import play_game_nb
     rs.check_players(len(lineup))
     kinds, params = lineup_arrays(lineup)
+    compile_cold(PLAN)
     S = new_state()
     play_game_nb(rs.T, S, rs.dice_for(params), np.uint64(seed), kinds, params, log, check)
     return S
@@ -226,6 +230,7 @@ def play_results(rs: Ruleset, lineup, seeds, check: bool = False) -> Results:
     kinds, params = lineup_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
     out = new_results(len(seeds), len(lineup))
+    compile_cold(PLAN)
     dts = rs.dice_for(params)
 
     def play(lo: int, hi: int) -> None:
