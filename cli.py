@@ -999,8 +999,15 @@ def main() -> None:
         raise SystemExit(EXIT_USAGE)
     try:
         rc = app(standalone_mode=False)
+    except OSError as exc:  # a full disk or a file that cannot be written while results are saved
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        sys.stderr.write(f"error: {where}cannot write: {exc.strerror or exc}\n")
+        raise SystemExit(EXIT_USAGE) from None
     except Exception as exc:  # typer vendors click: match its exception classes by name
         kinds = {c.__name__ for c in type(exc).__mro__}
+        if "UsageError" in kinds and not hasattr(exc, "format_message"):  # Volva's own (analysis.session)
+            sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+            raise SystemExit(EXIT_USAGE) from None
         if "UsageError" in kinds and not exc.format_message().strip():  # bare `volva`: help shown
             raise SystemExit(EXIT_USAGE) from None
         if "UsageError" in kinds:

@@ -77,13 +77,13 @@ def run_tournament(ruleset, names: list[str], players: int, games: int, seed: in
     """
     import contextlib
 
-    from volva.simulator.core import enums as E
+    from volva.simulator import engines
     from volva.strategies.builtin import resolve
 
     from .cluster import Batches
-
-    if not 2 <= players <= E.MAX_PLAYERS:
-        raise ValueError(f"players: {players}; allowed: 2..{E.MAX_PLAYERS}")
+    lo, hi = engines.get(ruleset).players  # the engine's own range (the dice game: 2..6)
+    if not lo <= players <= hi:
+        raise ValueError(f"players: {players}; allowed: {lo}..{hi}")
     if games < 1:
         raise ValueError(f"games: {games}; allowed: 1 or more")
     combos = combinations(list(names), players)

@@ -82,8 +82,9 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
         name, star, count = item.partition("*")
         k = 1
         if star:
-            if not count.strip().isdigit() or int(count) < 1:
-                raise ValueError(f"lineup item {item!r}: write name*k with k a whole number 1..5")
+            if not count.strip().isdigit() or not 1 <= int(count) <= max(n_players, 1):
+                raise ValueError(f"lineup item {item!r}: write name*k with k a whole number 1..{max(n_players, 1)} "
+                                 f"(the clans of a {n_players}-player game)")
             k = int(count)
         names += [name.strip()] * k
     for n in names:  # an unknown name first: 'nobody' is a typo more often than a short lineup

@@ -49,3 +49,5 @@ def test_lineup_multiplicity_and_file(tmp_path):
     for bad in ("greedy*0,greedy*4", "greedy*x", f"@{tmp_path / 'missing.txt'}"):
         with pytest.raises(ValueError):
             parse_lineup(bad, 4)
+    with pytest.raises(ValueError, match=r"k a whole number 1\.\.4"):  # a huge k: no list of 10**14 names
+        parse_lineup("greedy*99999999999999", 4)

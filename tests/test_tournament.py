@@ -219,3 +219,18 @@ def test_pairs_equal_the_merge_version(clans2):
         got = pairs(clans)
         assert (got["games"] > 0).all() and len(got) == clans["strategy"].nunique() * (clans["strategy"].nunique() - 1)
         pd.testing.assert_frame_equal(got, _pairs_by_merge(clans), check_exact=True)
+
+
+@pytest.mark.slow
+def test_valhalla_dice_tournament_at_six_players():
+    """The dice game's own player range (2..6) holds for a tournament (a helper session: 6 players
+    raised 'allowed: 2..5' from the base game's range, a traceback)."""
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.lineup import resolve_for
+    names = ["greedy", "raider", "turtle", "hoarder", "set-collector", "jarl-savvy"]
+    dice = load_ruleset("valhalla-dice")
+    clans = run_tournament(dice, names, 6, 6, seed=1, policies=[resolve_for(dice.engine)(n) for n in names])
+    assert clans["game_id"].nunique() == 6 and (clans.groupby("game_id").size() == 6).all()
+    with pytest.raises(ValueError, match=r"allowed: 2\.\.5"):
+        run_tournament(load_ruleset(), ["greedy", "random", "balanced", "quester", "tyr-brute", "thor-warlord"], 6, 6,
+                       seed=1)
