@@ -14,6 +14,7 @@ its own numba cache (``VOLVA_CACHE_DIR``, default ``~/.cache/volva``), compiled 
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import os
@@ -62,7 +63,7 @@ class Batches:
             for t in tasks:
                 yield fn(*shared, *t)
             return
-        yield from _pipelined(stages, shared, list(tasks))
+        yield from _pipelined(stages, shared, tasks)
 
     def describe(self) -> dict | None:
         """What run.json records of where the games were played (None: here)."""
@@ -72,8 +73,9 @@ class Batches:
         pass
 
 
-def _pipelined(stages: tuple, shared: tuple, tasks: list) -> Iterator:
-    """``finish(play(*a), *a)`` per task, ``play`` one task ahead in a second thread."""
+def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
+    """``finish(play(*a), *a)`` per task, ``play`` one task ahead in a second thread. ``tasks`` is
+    read lazily (a run of 10**12 games has 10**8 batches: no list of them)."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -85,12 +87,16 @@ def _pipelined(stages: tuple, shared: tuple, tasks: list) -> Iterator:
         return play(*shared, *t)
 
     pool = ThreadPoolExecutor(1, thread_name_prefix="volva-engine")
+    todo = iter(tasks)
     try:
-        nxt = pool.submit(ahead, tasks[0]) if tasks else None
-        for i, t in enumerate(tasks):
+        t = next(todo, None)
+        nxt = pool.submit(ahead, t) if t is not None else None
+        while t is not None:
             outs = nxt.result()
-            nxt = pool.submit(ahead, tasks[i + 1]) if i + 1 < len(tasks) else None
+            following = next(todo, None)
+            nxt = pool.submit(ahead, following) if following is not None else None
             yield finish(outs, *shared, *t)
+            t = following
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -163,23 +169,24 @@ class DaskBatches(Batches):
     def map(self, fn: Callable, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
         """As :meth:`Batches.map`, with up to AHEAD tasks per worker in flight; results come
         back in task order. Tasks not yet collected are cancelled when the consumer stops."""
-        tasks = list(tasks)
+        todo = iter(tasks)  # read lazily: no list of every batch of a huge run
         ahead = AHEAD * max(self.workers, 1)
-        futures: dict = {}
+        futures: collections.deque = collections.deque()
 
-        def submit(i: int) -> None:
-            if i < len(tasks):
-                futures[i] = self.client.submit(_on_worker, self.threads, fn, *shared, *tasks[i], pure=False)
+        def submit() -> None:
+            t = next(todo, None)
+            if t is not None:
+                futures.append(self.client.submit(_on_worker, self.threads, fn, *shared, *t, pure=False))
 
         try:
-            for i in range(min(ahead, len(tasks))):
-                submit(i)
-            for i in range(len(tasks)):
-                res = futures.pop(i).result()
-                submit(i + ahead)
+            for _ in range(ahead):
+                submit()
+            while futures:
+                res = futures.popleft().result()
+                submit()
                 yield res
         finally:
-            for f in futures.values():
+            for f in futures:
                 f.cancel()
 
     def describe(self) -> dict:

@@ -399,8 +399,9 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     from volva.analysis.suffstats import aligned_batch, checkpoints
     points = checkpoints(games)
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
-    spans = [(first, min(batch_size, games - first)) for first in range(0, games, batch_size)]
-    tasks = [(first, n, rotate, points, card, ages) for first, n in spans]
+    def spans():  # lazily: a run of 10**12 games has 10**8 batches
+        return ((first, min(batch_size, games - first)) for first in range(0, games, batch_size))
+    tasks = ((first, n, rotate, points, card, ages) for first, n in spans())
     none = pd.DataFrame()
     done = (None, None, 0)  # paired sums, card sums, games: the batches counted in both arms
 
@@ -415,7 +416,7 @@ def run_paired(rs_a, rs_b, names, pols, seed: int, games: int, batch_size: int, 
     try:
         with contextlib.closing((batches or Batches()).map(paired_batch, (rs_a, rs_b, names, pols, seed),
                                                            tasks)) as res:
-            for (first, n), (sa, sb, ps, cs) in zip(spans, res):
+            for (first, n), (sa, sb, ps, cs) in zip(spans(), res):
                 sums = add_sums(done[0], ps)
                 cards = add_sums(done[1], cs, CARD_KEYS) if cs is not None else done[1]
                 wa.add(Frames(none, none, none, sa), n, save=False)

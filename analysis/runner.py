@@ -223,12 +223,13 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
     # each card's god, for a report rebuilt from the row files (it loads no rule set)
     writer.meta.setdefault("card_gods", R.card_gods(rs))
-    spans = [(first, min(batch_size, games - first)) for first in range(start, games, batch_size)]
-    tasks = [(first, n, rotate, points, writer.keep_rows) for first, n in spans]
+    def spans():  # lazily: a run of 10**12 games has 10**8 batches
+        return ((first, min(batch_size, games - first)) for first in range(start, games, batch_size))
+    tasks = ((first, n, rotate, points, writer.keep_rows) for first, n in spans())
     done = 0
     try:
         with contextlib.closing((batches or Batches()).map(batch_frames, (rs, names, pols, seed), tasks)) as results:
-            for (first, n), fr in zip(spans, results):
+            for (first, n), fr in zip(spans(), results):
                 writer.add(fr, n)
                 done += n
                 if progress is not None:
