@@ -242,4 +242,3 @@ def _convergence(gid, block, s_code, s_names, w, points) -> S.Table:
     for j, c in enumerate(["n", "w", *S.BLOCK_SUMS]):
         cols[c] = out[k, s, j]
     return S.Table("convergence", cols)
-
