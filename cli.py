@@ -472,7 +472,7 @@ def compare(
     rotate: ArmRotate = True,
     threads: Threads = None,
     force: Force = False,
-    top: Annotated[int, typer.Option("--top", help="Rows of each 'what moved' table to print.")] = 15,
+    top: Annotated[int, typer.Option("--top", min=1, help="Rows of each 'what moved' table to print.")] = 15,
     population: Population = None,
     until_decided: UntilDecided = False,
     min_effect: MinEffect = None,
@@ -776,6 +776,8 @@ def tournament(
         _check_sequential(until_decided, games, look, alpha, min_effect, target_halfwidth)
         if anchor is not None and anchor not in names:
             raise session.UsageError(f"--anchor {anchor!r}: not in --strategies; allowed: {', '.join(names)}")
+        if force and out is None:
+            raise session.UsageError("--force: only with --out (it replaces the tables there)")
         session.set_threads(threads)
     from volva.analysis.ratings import ratings
     from volva.analysis.tournament import (

@@ -340,6 +340,8 @@ def ablation(rs, card: str, ages: list[int] | None, ban: str | None, players: in
     may never take it, every other clan drafting as usual (the card stays in the game: ban 'dealt');
     'all-clans': every clan forced vs the card banned for all, ``ban`` 'removed' (out of the deck,
     default) or 'dealt'. Raises UsageError."""
+    import numpy as np
+
     from volva.simulator.core import enums as E
     from volva.simulator.core.loading import RulesError
     from volva.simulator.engines import get
@@ -361,6 +363,10 @@ def ablation(rs, card: str, ages: list[int] | None, ban: str | None, players: in
         ids = [i for i in rs.card_ids(card) if not ages or int(rs.tables.card_age[i]) in ages]
         if not ids:
             raise RulesError(f"card {card!r} has no copy in age(s) {ages}")
+        copies = getattr(rs.tables, "card_copies", None)  # Blood Rage: copies by player count
+        if copies is not None and np.ndim(copies) == 2 and not any(copies[i, players] > 0 for i in ids):
+            raise RulesError(f"card {card!r} is not dealt at {players} players (cards.csv copies_*"
+                             f"{f', ages {ages}' if ages else ''}); allowed: a card in the {players}-player deck")
         rs_f = rs.with_draft_rule(card, E.DRAFT_FORCED, ids, one_clan=one)
         rs_b = rs.with_draft_rule(card, E.DRAFT_BANNED, ids, one_clan=one) if ban == "dealt" else \
             rs.without_card(card, ids)

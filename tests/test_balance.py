@@ -545,3 +545,22 @@ def test_compare_console_shows_a_dash_for_the_baseline_of_an_added_card():
     text = con.export_text()
     assert "Fenrir's Bite" in text and "23.2%" in text and "3.58" in text and "—" in text
     assert "nan" not in text.lower().replace("fenrir", "")
+
+
+@pytest.mark.parametrize("argv, needles", [
+    (["ablate", "Widespread", "--games", "200"], ["'Widespread' is not dealt at 4 players", "copies_"]),
+    (["ablate", "Tyr's Smite", "--age", "2", "--players", "2", "--games", "200"], ["not dealt at 2 players", "ages [2]"]),
+    (["compare", "--patch", "PATCH", "--top", "-1", "--games", "10"], None),
+])
+def test_helper_session_refusals(tmp_path, argv, needles):
+    """From a new-user session: ablating a card that is not in the deck at this player count played
+    the whole budget for 'n 0' (refused now, like a card with no copy in the ages asked), and
+    compare --top -1 printed every row (a Python slice)."""
+    patch = tmp_path / "p.toml"
+    patch.write_text('"Tyr\'s Smite".value = 4\n')
+    res = runner.invoke(app, [str(patch) if a == "PATCH" else a for a in argv] + ["--out", str(tmp_path / "o")])
+    if needles is None:  # a command-line range: click's usage error (cli.main prints it on one line)
+        assert res.exit_code == 2 and "Invalid value for '--top'" in res.output, res.output
+    else:
+        _one_line_error(res, *needles)
+    assert not (tmp_path / "o" / "ablate.csv").exists()

@@ -234,3 +234,10 @@ def test_valhalla_dice_tournament_at_six_players():
     with pytest.raises(ValueError, match=r"allowed: 2\.\.5"):
         run_tournament(load_ruleset(), ["greedy", "random", "balanced", "quester", "tyr-brute", "thor-warlord"], 6, 6,
                        seed=1)
+
+
+def test_force_without_out_is_refused():
+    """--force replaces the tables of --out: alone it did nothing, silently (a new-user session)."""
+    res = runner.invoke(app, ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "10",
+                              "--force"])
+    _one_line_error(res, "--force", "--out")
