@@ -19,12 +19,13 @@ MAX_GAMES = 10**12  #: games per run or arm (game ids must fit int64 seeds arith
 MAX_SEED = 2**64 - 1
 
 RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "stats", "stats.new",
-                "baseline", "variant", "forced", "banned", "paired.parquet", "tournament.csv", "tournament.json", "tune.journal",
+                "baseline", "variant", "forced", "banned", "paired.parquet", "paired_cards.parquet", "tournament.csv",
+                "tournament.json", "tune.journal",
                 "tune.json", "verdicts.csv", "populations.csv", "ratings.csv", "sequential.csv")
 #: written next to results; removed with them by --force (only in a directory that held results)
 DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv", "trials.csv", "deviations.csv",
                  "importances.csv", "tune_progress.png", "tune_importance.png", "tune_fresh.png", "populations.png",
-                 "head_to_head.csv")
+                 "head_to_head.csv", "populations_strategy.csv", "populations_shape.csv")
 
 
 class UsageError(Exception):

@@ -564,3 +564,18 @@ def test_helper_session_refusals(tmp_path, argv, needles):
     else:
         _one_line_error(res, *needles)
     assert not (tmp_path / "o" / "ablate.csv").exists()
+
+
+def test_force_removes_what_another_kind_of_run_left(tmp_path):
+    """--force replaces earlier results of any command: a compare's paired_cards.parquet did not go
+    when an ablate replaced it (a new-user session)."""
+    patch = tmp_path / "p.toml"
+    patch.write_text('"Tyr\'s Smite".value = 4\n')
+    out = tmp_path / "o"
+    res = runner.invoke(app, ["compare", "--patch", str(patch), "--games", "200", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "paired_cards.parquet").exists()
+    res = runner.invoke(app, ["ablate", "Tyr's Smite", "--games", "200", "--out", str(out), "--force"])
+    assert res.exit_code == 0, res.output
+    assert (out / "ablate.csv").exists() and not (out / "paired_cards.parquet").exists()
+    assert not list(out.glob("compare_*.csv")) and not (out / "baseline").exists()
