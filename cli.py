@@ -796,11 +796,15 @@ def tournament(
     with _cluster(scheduler, workers, threads, out, force) as batches:
         if out is not None:
             _claim_out(out, force, False)
-        with _progress(f"{len(combos)} combination{'' if len(combos) == 1 else 's'}", len(combos) * n_games) as advance:
-            clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
-                                   look=step if mon is not None else None,
-                                   decide=None if mon is None else
-                                   lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
+        try:
+            with _progress(f"{len(combos)} combination{'' if len(combos) == 1 else 's'}", len(combos) * n_games) as advance:
+                clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
+                                       look=step if mon is not None else None,
+                                       decide=None if mon is None else
+                                       lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
+        except KeyboardInterrupt:  # the tables come from every combination's games: none to show yet
+            _err("interrupted: no tables written (a tournament needs every combination's games)")
+            raise SystemExit(130) from None
     if mon is not None:
         _sequential_report(mon, out, "pairs: difference of win share where both played")
         n_games = mon.games

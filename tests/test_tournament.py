@@ -241,3 +241,16 @@ def test_force_without_out_is_refused():
     res = runner.invoke(app, ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "10",
                               "--force"])
     _one_line_error(res, "--force", "--out")
+
+
+def test_an_interrupted_tournament_says_so(monkeypatch, tmp_path):
+    """Ctrl-C during a tournament exited 130 without a word (a new-user session)."""
+    import volva.analysis.tournament as T
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(T, "run_tournament", stop)
+    res = runner.invoke(app, ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "10",
+                              "--out", str(tmp_path / "t")])
+    assert res.exit_code == 130 and "interrupted: no tables written" in res.stderr, res.output
+    assert not (tmp_path / "t" / "tournament.csv").exists()
