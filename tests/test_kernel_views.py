@@ -126,7 +126,14 @@ def test_valhalla_board_view_agrees_with_the_scans():
     and next to a region), and summon_target_nb's Prove Valor neighbour count (adjacency lists,
     tables.adj_to) gives the score of a scan of the adjacency matrix, to the last bit."""
     from volva.simulator.valhalla import policy as VP
-    from volva.simulator.valhalla.board import contestable_nb, count_in_nb, fig_str_nb, is_common_nb, str_in_nb
+    from volva.simulator.valhalla.board import (
+        contestable_nb,
+        count_in_nb,
+        fig_str_nb,
+        is_common_nb,
+        sheet_refresh_nb,
+        str_in_nb,
+    )
     from volva.simulator.valhalla.state import G_AGE
     from volva.simulator.valhalla.state import G_NP as VG_NP
     from volva.simulator.valhalla.state import new_state as vh_state
@@ -145,6 +152,8 @@ def test_valhalla_board_view_agrees_with_the_scans():
         S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
         S.slot[:] = np.where(rng.random(S.slot.shape) < 0.4, rng.integers(0, n, S.slot.shape), -1)
         S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+        for p in range(E.MAX_PLAYERS):
+            sheet_refresh_nb(T, S, p)
         S.token[:] = rng.random(S.token.shape) < 0.3
         S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
         S.claimed[:] = np.where(rng.random(S.claimed.shape) < 0.3, 0, -1)

@@ -8,6 +8,7 @@ import pytest
 from volva.simulator.core import enums as E
 from volva.simulator.engines import load_ruleset
 from volva.simulator.valhalla import engine as V
+from volva.simulator.valhalla.board import sheet_refresh_nb
 from volva.simulator.valhalla.contest import call_to_battle_nb
 from volva.simulator.valhalla.state import G_AGE, G_DECK_N, init_state_nb, new_state
 from volva.strategies.valhalla import resolve
@@ -77,8 +78,10 @@ def give(S, p, c):
     S.hand_n[p] += 1
 
 
-def sheet(S, p, c, k=0):
+def sheet(rs, S, p, c, k=0):
+    """Card c on clan p's slot k, as an upgrade (the sheet's kept sums refreshed, as upgrade_nb does)."""
     S.slot[p, k] = c
+    sheet_refresh_nb(rs.tables, S, p)
 
 
 def duel(rs, card0, card1="T plain0", figs1=1):
@@ -129,16 +132,16 @@ def test_lose_texts(rs):
 def test_static_and_sheet_texts(rs):
     T = rs.tables
     S = duel(rs, "T plain0", "T plain0")
-    sheet(S, 0, cid(rs, "T battle_str"))
+    sheet(rs, S, 0, cid(rs, "T battle_str"))
     contest(rs, S)
     assert S.glory[0, E.G_BATTLE] == 3  # 1 + 2 beats 1
     S = bare(rs)
     S.loc[0, W0] = GLAD
-    sheet(S, 0, cid(rs, "T contest_glory"))
+    sheet(rs, S, 0, cid(rs, "T contest_glory"))
     contest(rs, S)
     assert S.glory[0, E.G_CARDS] == 3
     S = duel(rs, "T plain0", "T plain5", figs1=1)
-    sheet(S, 0, cid(rs, "T protect"))
+    sheet(rs, S, 0, cid(rs, "T protect"))
     S.loc[0, W1] = GLAD
     contest(rs, S)
     assert sorted(S.loc[0, [W0, W1]].tolist()) == sorted([E.VH_LOC_RESERVE, E.VH_LOC_KILL0 - 1])
@@ -146,11 +149,11 @@ def test_static_and_sheet_texts(rs):
     S.loc[0, W0] = GLAD
     S.loc[1, W0] = GLAD
     S.loc[0, [W1, W2]] = BILS
-    sheet(S, 0, cid(rs, "T call_extra"))
+    sheet(rs, S, 0, cid(rs, "T call_extra"))
     call_to_battle_nb(T, S, 0, GLAD, *pols())
     assert (S.loc[0] == GLAD).sum() == 3  # 1 + call_extra(1) = 2 figures called
     S = bare(rs)
-    sheet(S, 0, cid(rs, "T summon_two"))
+    sheet(rs, S, 0, cid(rs, "T summon_two"))
     assert V.summon_action_nb(T, S, 0, W0, GLAD)
     assert (S.loc[0] == GLAD).sum() == 2 and S.rage[0] == 4
     S = bare(rs)
@@ -161,31 +164,31 @@ def test_phase_texts(rs):
     T = rs.tables
     S = bare(rs)
     S.loc[0, [W0, W1]] = VALH
-    sheet(S, 0, cid(rs, "T valor_glory"))
+    sheet(rs, S, 0, cid(rs, "T valor_glory"))
     V.valor_phase_nb(T, S)
     assert S.glory[0, E.G_VALOR] == 6 and S.glory[0, E.G_CARDS] == 4
     S = bare(rs)
-    sheet(S, 0, cid(rs, "T kill_glory"))
-    sheet(S, 0, cid(rs, "T fallen_glory"), 1)
+    sheet(rs, S, 0, cid(rs, "T kill_glory"))
+    sheet(rs, S, 0, cid(rs, "T fallen_glory"), 1)
     S.loc[1, [W0, W1]] = E.VH_LOC_KILL0 - 0
     S.loc[0, W0] = E.VH_LOC_FEAST
     V.release_nb(T, S)
     assert S.glory[0, E.G_CARDS] == 2 * 2 + 1
     S = bare(rs)
-    sheet(S, 0, cid(rs, "T quest_glory"))
+    sheet(rs, S, 0, cid(rs, "T quest_glory"))
     q = cid(rs, "T q_claims")
     S.slot[0, 1], S.slot_quest[0, 1] = q, 1
     S.claims[0] = 1
     V.quest_phase_nb(T, S, *pols())
     assert S.glory[0, E.G_CARDS] == 2 and S.glory[0, E.G_QUEST] > 0
     S = bare(rs)
-    sheet(S, 0, cid(rs, "T carry_extra"))
+    sheet(rs, S, 0, cid(rs, "T carry_extra"))
     for c in ("T plain0", "T plain5", "T glory_on_win", "T rage_on_win", "T raise_on_win", "T draw_on_win"):
         give(S, 0, cid(rs, c))
     V.end_age_nb(T, S, *pols())
     assert S.saved_n[0] == 3 + 2
     S = bare(rs)
-    sheet(S, 0, cid(rs, "T draw_age"))
+    sheet(rs, S, 0, cid(rs, "T draw_age"))
     V.draft_nb(T, S, *pols())
     assert S.hand_n[0] == 5 + 1 and S.hand_n[1] == 5
 
@@ -196,7 +199,7 @@ def test_monster_texts_act_only_when_it_fights(rs):
 
     def with_monster(at):
         S = duel(rs, "T plain5")
-        S.slot[0, 0] = m
+        sheet(rs, S, 0, m)
         S.mon_card[0, 0] = m
         S.loc[0, E.VH_FIG_MONSTER0] = at
         contest(rs, S)

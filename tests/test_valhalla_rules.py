@@ -11,7 +11,7 @@ import pytest
 from volva.simulator.core import enums as E
 from volva.simulator.engines import load_ruleset
 from volva.simulator.valhalla import engine as V
-from volva.simulator.valhalla.board import fig_str_nb, str_in_nb
+from volva.simulator.valhalla.board import fig_str_nb, sheet_refresh_nb, str_in_nb
 from volva.simulator.valhalla.contest import call_to_battle_nb
 from volva.simulator.valhalla.state import G_AGE, G_DECK_N, G_FIRST, G_REMOVED, init_state_nb, new_state
 from volva.strategies.valhalla import resolve
@@ -158,6 +158,7 @@ def test_summon_only_into_common_regions(rs):
     m = card(rs, type="monster")
     S.mon_card[0, 0] = m
     S.slot[0, 0] = m
+    sheet_refresh_nb(T, S, 0)
     S.loc[0, E.VH_FIG_MONSTER0] = E.VH_LOC_RESERVE
     assert V.summon_nb(T, S, 0, E.VH_FIG_MONSTER0, GLAD) and S.rage[0] == 5
     S.rage[0] = 0
@@ -216,6 +217,7 @@ def test_upgrade_cost_slots_and_monsters(rs):
     give(S, 0, q)
     assert V.quest_nb(T, S, 0, q) and S.rage[0] == 3  # no Rage
     S.slot[0, :] = [m, q, m, m, m, m, m]
+    sheet_refresh_nb(T, S, 0)
     u = card(rs, type="clan", value=0)
     give(S, 0, u)
     q2 = [c for c in range(rs.n_cards) if T.card_type[c] == E.VCT_QUEST and c != q][0]
@@ -429,6 +431,7 @@ def test_prove_valor_majority_by_figures_ties_all_score(rs, age, per):
     S.loc[0, [W0, W1]] = VALH
     S.mon_card[1, 0] = card(rs, type="monster", value=4)
     S.slot[1, 0] = S.mon_card[1, 0]
+    sheet_refresh_nb(T, S, 1)
     S.loc[1, E.VH_FIG_MONSTER0] = VALH  # more STR, fewer figures
     S.loc[1, [W0, W1]] = BILS
     S.loc[2, [W0, W1]] = BILS
@@ -490,6 +493,29 @@ def test_action_phase_ends_when_every_reward_is_claimed(rs):
 
 
 # --- card effects (opcodes.toml) -----------------------------------------------------------------
+def test_sheet_sums_follow_upgrades(rs):
+    """Rulebook 000 "Upgrade": an upgrade acts from the moment it is on the clan sheet. The sheet's
+    opcode sums the engine keeps (S.sheet, read in every STR count) follow upgrade_nb, equal a scan
+    of the slots, and a sum left stale by a change of slots is an invariant violation (INV_SLOTS)."""
+    from volva.simulator.valhalla.board import sheet_scan_nb
+    from volva.simulator.valhalla.invariants import INV_SLOTS, check_invariants_nb
+    T = rs.tables
+    S = bare(rs)
+    el = card(rs, type="elite", op=E.VOP_ELITE_STR)
+    a = int(T.card_a[el, list(T.card_op[el]).index(E.VOP_ELITE_STR)])
+    S.rage[0] = 10
+    give(S, 0, el)
+    before = check_invariants_nb(T, S)
+    assert fig_str_nb(T, S, 0, EL0) == 1 and S.sheet[0, E.VOP_ELITE_STR] == 0
+    assert V.upgrade_nb(T, S, 0, el)
+    assert S.sheet[0, E.VOP_ELITE_STR] == a == sheet_scan_nb(T, S, 0, E.VOP_ELITE_STR) > 0
+    assert fig_str_nb(T, S, 0, EL0) == 1 + a
+    assert all(S.sheet[0, op] == sheet_scan_nb(T, S, 0, op) for op in range(E.N_VOPS))
+    assert check_invariants_nb(T, S) == before != INV_SLOTS
+    S.slot[0, :] = -1  # the upgrade gone behind the kept sums' back
+    assert check_invariants_nb(T, S) == INV_SLOTS
+
+
 def test_effects_destroy_save_steal_elite(rs):
     """opcodes.toml: destroy_enemy kills before STR is compared (to the user's kill pile);
     save_on_lose sends the loser's figures to its reserve; steal_on_lose takes Glory from the
@@ -513,6 +539,7 @@ def test_effects_destroy_save_steal_elite(rs):
     el = card(rs, type="elite", op=E.VOP_ELITE_STR)
     S = bare(rs)
     S.slot[0, 0] = el
+    sheet_refresh_nb(T, S, 0)
     assert fig_str_nb(T, S, 0, EL0) == 1 + int(T.card_a[el, 0]) and fig_str_nb(T, S, 0, W0) == 1
     S.loc[0, [EL0, W0]] = GLAD
     assert str_in_nb(T, S, 0, GLAD) == 2 + int(T.card_a[el, 0])

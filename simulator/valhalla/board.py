@@ -6,7 +6,7 @@ from ..core import enums as E
 from .state import G_DECK_N, G_NP, log_nb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fig_kind_nb(f):
     """0 Elite, 1 Warrior, 2 Monster (VH_KIND_NAMES)."""
     if f < E.VH_FIG_WARRIOR0:
@@ -16,8 +16,8 @@ def fig_kind_nb(f):
     return 2
 
 
-@njit(cache=True)
-def sheet_sum_nb(T, S, p, op):
+@njit(cache=True, _nrt=False)
+def sheet_scan_nb(T, S, p, op):
     """Sum of argument a of opcode ``op`` over clan p's upgrades on its sheet (committed quests
     excluded). A Monster card counts for every opcode but the battle ones, which act only in
     battles the Monster fights in (battle_effects; rulings R47)."""
@@ -33,7 +33,22 @@ def sheet_sum_nb(T, S, p, op):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def sheet_refresh_nb(T, S, p):
+    """S.sheet[p, op] = sheet_scan_nb(T, S, p, op) for every opcode: call after any change to clan
+    p's upgrades (S.slot, S.slot_quest); the invariants check the two agree."""
+    for op in range(E.N_VOPS):
+        S.sheet[p, op] = sheet_scan_nb(T, S, p, op)
+
+
+@njit(cache=True, _nrt=False)
+def sheet_sum_nb(T, S, p, op):
+    """sheet_scan_nb(T, S, p, op), kept in S.sheet (read in every STR count: a scan of the seven
+    slots each time was a tenth of a game's time)."""
+    return S.sheet[p, op]
+
+
+@njit(cache=True, _nrt=False)
 def card_op_sum_nb(T, c, op):
     s = 0
     if c < 0:
@@ -44,14 +59,14 @@ def card_op_sum_nb(T, c, op):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_has_op_nb(T, c, op):
     if c < 0:
         return False
     return T.card_op[c, 0] == op or T.card_op[c, 1] == op
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fig_str_nb(T, S, p, f):
     """STR of clan p's figure f ("Figures": Elites and Warriors 1, Monsters their card's STR;
     Elite upgrades add)."""
@@ -64,7 +79,7 @@ def fig_str_nb(T, S, p, f):
     return T.card_value[c] if c >= 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def str_in_nb(T, S, p, r):
     """Total STR of clan p's figures in region r."""
     s = 0
@@ -74,7 +89,7 @@ def str_in_nb(T, S, p, r):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_in_nb(S, p, r):
     n = 0
     for f in range(E.VH_NFIG):
@@ -83,7 +98,7 @@ def count_in_nb(S, p, r):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def on_board_nb(S, p):
     n = 0
     for f in range(E.VH_NFIG):
@@ -92,7 +107,7 @@ def on_board_nb(S, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_enemy_nb(S, p, r):
     for q in range(S.gs[G_NP]):
         if q != p and count_in_nb(S, q, r) > 0:
@@ -100,19 +115,19 @@ def has_enemy_nb(S, p, r):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_common_nb(T, S, r):
     """Rulebook "Summon": common = no Region Token, no god; Valhalla is never common."""
     return r != T.valhalla and S.token[r] == 0 and S.god_at[r] < 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contestable_nb(T, S, r):
     """A region whose reward is still available this age: no Region Token, not claimed."""
     return 0 <= r < T.n_regions and S.token[r] == 0 and S.claimed[r] < 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_slot_nb(S, p):
     for k in range(E.VH_N_SLOTS):
         if S.slot[p, k] < 0:
@@ -120,7 +135,7 @@ def free_slot_nb(S, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_base_nb(T, S, p):
     for k in range(T.monster_bases):
         if S.mon_card[p, k] < 0:
@@ -128,7 +143,7 @@ def free_base_nb(T, S, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_add_nb(S, p, c):
     n = S.hand_n[p]
     if n < S.hand.shape[1]:
@@ -136,7 +151,7 @@ def hand_add_nb(S, p, c):
         S.hand_n[p] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_take_nb(S, p, i):
     """Remove and return hand[p, i] (order of the rest kept)."""
     c = S.hand[p, i]
@@ -148,7 +163,7 @@ def hand_take_nb(S, p, i):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_nb(S):
     """Top card of the deck, -1 if the deck is empty."""
     n = S.gs[G_DECK_N]
@@ -160,7 +175,7 @@ def draw_nb(S):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_bottom_nb(S, c):
     """Put card c at the bottom of the deck (Draft: the last card of each pack)."""
     n = S.gs[G_DECK_N]
@@ -170,14 +185,14 @@ def deck_bottom_nb(S, c):
     S.gs[G_DECK_N] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_glory_nb(S, p, amount, src):
     S.glory[p, src] += amount
     if amount != 0:
         log_nb(S, E.VEV_GLORY, p, amount, src, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def total_glory_nb(S, p):
     t = 0
     for k in range(E.N_GLORY_SRC):
@@ -185,7 +200,7 @@ def total_glory_nb(S, p):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raise_stat_nb(S, p, st, cause):
     """Raise stat st one step (a raise beyond the last step is lost); returns True if it rose."""
     if S.stat[p, st] >= E.N_STEPS - 1:
@@ -199,7 +214,7 @@ def raise_stat_nb(S, p, st, cause):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def note_fired_nb(S, c, p, op, amount):
     S.fired[c] += 1
     log_nb(S, E.VEV_TEXT, p, c, op, amount, 0, 0)

@@ -30,14 +30,14 @@ from .state import G_NP, G_REMOVED, log_nb, note_use_nb
 
 
 # --- figures leaving the board ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_fig_nb(T, S, p, f, dest):
     """Send clan p's figure f to ``dest`` (a kill pile, the Feast Hall or the reserve)."""
     log_nb(S, E.VEV_KILL, p, f, S.loc[p, f], dest, 0, 0)
     S.loc[p, f] = dest
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy_fig_nb(T, S, p, f, killer):
     """A figure destroyed by clan ``killer``'s ability goes to its kill pile ("Figures"); Protect
     upgrades send the first ones lost in a battle to the reserve."""
@@ -52,7 +52,7 @@ def destroy_fig_nb(T, S, p, f, killer):
 
 
 # --- contest ("Contest": Call to Battle, Play Cards, Resolution) ------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def call_to_battle_nb(T, S, c, r, kinds, params):
     """Each clan from the contester's left, the contester last, may move one figure (1 + call_extra
     with upgrades; any number with option call_one = false) from adjacent regions into r, once."""
@@ -74,7 +74,7 @@ def call_to_battle_nb(T, S, c, r, kinds, params):
             log_nb(S, E.VEV_CALL, q, f, l, r, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def battle_effects_nb(T, S, p, r, op):
     """Sum of opcode op's argument acting for clan p in the battle in r: its revealed battle card,
     its upgrades, and its Monsters fighting there."""
@@ -89,7 +89,7 @@ def battle_effects_nb(T, S, p, r, op):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fire(T, S, p, r, op, mult):
     """Log and count each card behind an effect that acted (the revealed card, the upgrades, the
     fighting Monsters), each with its own amount: its argument x ``mult`` (the argument alone for
@@ -109,7 +109,7 @@ def _fire(T, S, p, r, op, mult):
             note_fired_nb(S, x, p, op, max(card_op_sum_nb(T, x, op), 1) * mult)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def battle_nb(T, S, c, r, kinds, params):
     """A battle in r started by a contest of clan c. Returns the winner, -1 for a tie.
 
@@ -220,7 +220,7 @@ def battle_nb(T, S, c, r, kinds, params):
 
 
 @canonical("w")  # a literal -1 (no winner) and a seat: one body, not two
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _win_effects_nb(T, S, w, r, kinds, params):
     g = battle_effects_nb(T, S, w, r, E.VOP_GLORY_ON_WIN)
     if g > 0:
@@ -251,7 +251,7 @@ def _win_effects_nb(T, S, w, r, kinds, params):
                 log_nb(S, E.VEV_DRAW, w, x, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_op_nb(T, S, p, r, op):
     """Sources (revealed card, upgrades, fighting Monsters) carrying an argument-less opcode."""
     n = 0
@@ -270,7 +270,7 @@ def _count_op_nb(T, S, p, r, op):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lose_effects_nb(T, S, q, w, r):
     g = battle_effects_nb(T, S, q, r, E.VOP_GLORY_ON_LOSE)
     if g > 0:
@@ -290,7 +290,7 @@ def _lose_effects_nb(T, S, q, w, r):
             log_nb(S, E.VEV_STEAL, q, g, w, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_glory_nb(S, w, g):
     """Take g Glory from clan w: from its card Glory first, then the other sources in order
     (never below 0 in total)."""
@@ -305,7 +305,7 @@ def _take_glory_nb(S, w, g):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reward_nb(T, S, c, r, losers, kinds, params):
     """The contester c won the contest in r: the region's reward, or the god tile where a god is
     (+1 step on a stat of c's choice and the god's power, DIGEST §3.1); c claims it this age."""
@@ -385,7 +385,7 @@ def reward_nb(T, S, c, r, losers, kinds, params):
         add_glory_nb(S, c, cg, E.G_CARDS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contest_nb(T, S, c, r, kinds, params):
     """Contest (no Rage): clan c, with a figure in r whose reward is still available, calls to
     battle; unopposed it takes the reward (no battle Glory); otherwise a battle, and c takes the

@@ -23,6 +23,7 @@ from .board import (
     is_common_nb,
     note_fired_nb,
     raise_stat_nb,
+    sheet_refresh_nb,
     sheet_sum_nb,
     str_in_nb,
     total_glory_nb,
@@ -279,6 +280,7 @@ def upgrade_nb(T, S, p, c):
     S.rage[p] -= T.card_value[c]
     S.slot[p, k] = c
     S.slot_quest[p, k] = 0
+    sheet_refresh_nb(T, S, p)
     if base >= 0:
         S.mon_card[p, base] = c
         S.loc[p, E.VH_FIG_MONSTER0 + base] = E.VH_LOC_RESERVE

@@ -5,13 +5,15 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
+from .board import sheet_scan_nb
 from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
 
 INV_OK = 0
 INV_FIRST = INV_FIRST_VALHALLA  #: Valhalla's codes follow it (core.record: codes namespaced per engine)
 INV_LOC = INV_FIRST + 1  #: a figure is in no valid place, or in two kinds of place (code out of range, own kill pile)
 INV_MONSTER = INV_FIRST + 2  #: a Monster figure without its card on a base, or the reverse
-INV_SLOTS = INV_FIRST + 3  #: a slot holds the wrong kind of card, or a quest stays committed after the Quest phase
+INV_SLOTS = INV_FIRST + 3  #: a slot holds the wrong kind of card, a quest stays committed after the Quest phase,
+#: or the sheet's kept opcode sums (S.sheet) differ from its slots
 INV_SUMMON = INV_FIRST + 4  #: a Summoned figure stands in Valhalla or a region that held a Region Token
 INV_RAGE = INV_FIRST + 5  #: negative Rage
 INV_CARDS = INV_FIRST + 6  #: cards not conserved (deck, hands, clan symbols, discard piles, slots, Reward Cards, removed)
@@ -72,6 +74,9 @@ def check_invariants_nb(T, S):
             if isq != (S.slot_quest[p, j] == 1) or T.card_type[c] == E.VCT_BATTLE:
                 return INV_SLOTS
             if isq and S.gs[G_PHASE] > E.VPH_QUEST:
+                return INV_SLOTS
+        for op in range(E.N_VOPS):
+            if S.sheet[p, op] != sheet_scan_nb(T, S, p, op):
                 return INV_SLOTS
         cards += S.hand_n[p] + S.saved_n[p] + S.discard_n[p]
         for k in range(S.rewards.shape[1]):  # Rainbow Bridge Reward Cards waiting for the age-1 draft

@@ -27,13 +27,13 @@ from .state import G_AGE, G_NP, G_SCRIPT_BAD
 NEG = -1e18
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def script_bad_nb(S):
     """A scripted value named no legal option: counted (the scenario reports it); greedy decides."""
     S.gs[G_SCRIPT_BAD] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_worth_nb(T, S, p, c, params):
     """Greedy worth of holding card c (draft, keep): type weight + effects + god and card bonus."""
     t = T.card_type[c]
@@ -57,7 +57,7 @@ def card_worth_nb(T, S, p, c, params):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draft_pick_nb(T, S, p, pack, n, kind, params):
     """Index in pack[:n] of the card clan p keeps. Script: a card id."""
     if kind == E.VPOL_RANDOM:
@@ -77,7 +77,7 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
     return bi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_stat_nb(T, S, p, kind, params):
     """Stat code clan p raises when it may choose (-1 if every track is at its last step).
     Script: a stat code."""
@@ -110,7 +110,7 @@ def choose_stat_nb(T, S, p, kind, params):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_battle_value_nb(T, S, p):
     b = 0
     for i in range(S.hand_n[p]):
@@ -120,7 +120,7 @@ def best_battle_value_nb(T, S, p):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_adjacent_nb(T, S, p, r):
     """(figure, STR) of clan p's strongest figure in a region adjacent to r, (-1, 0) if none."""
     bf, bs = -1, -1
@@ -133,7 +133,7 @@ def best_adjacent_nb(T, S, p, r):
     return bf, max(bs, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reward_worth_nb(T, S, r):
     if S.god_at[r] >= 0:
         return 7.0
@@ -145,7 +145,7 @@ def reward_worth_nb(T, S, r):
     return 4.5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contest_score_nb(T, S, p, r, params, bbv):
     """Greedy score of contesting r now (NEG if unwise); reads board_view_nb's tables; bbv: clan
     p's best battle card value (best_battle_value_nb)."""
@@ -176,7 +176,7 @@ def contest_score_nb(T, S, p, r, params, bbv):
     return w + T.track[E.STAT_AXES, S.stat[p, E.STAT_AXES]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def board_view_nb(T, S):
     """What one greedy action decision reads of the board, in one pass over the figures, for
     every clan q and region r (rows past gs[G_NP], columns past n_regions untouched):
@@ -210,7 +210,7 @@ def board_view_nb(T, S):
                         adjs[q, x] = max(v, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def summon_target_nb(T, S, p, params):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
     where clan p is strongest relative to its rivals, next to god regions and Valhalla. Reads
@@ -244,7 +244,7 @@ def summon_target_nb(T, S, p, params):
     return br, bs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def valor_region_nb(T, S, p, params):
     """(source region, target region, score) for a March into a Prove Valor region (god or
     Valhalla) where clan p would reach the majority. Reads board_view_nb's tables."""
@@ -283,7 +283,7 @@ def valor_region_nb(T, S, p, params):
     return bsrc, bdst, best_s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_action_nb(T, S, p, kind, params, out):
     """Clan p's action: out[0] = VA_*, out[1], out[2] its arguments (see enums VA_*)."""
     rage = S.rage[p]
@@ -337,7 +337,7 @@ def choose_action_nb(T, S, p, kind, params, out):
     return out[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_action_nb(T, S, p, out):
     """Uniform over action kinds that are legal now, then uniform over their arguments."""
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
@@ -376,7 +376,7 @@ def _random_action_nb(T, S, p, out):
     return out[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def march_dest_nb(T, S, p, f, src, dst, kind, params):
     """Where figure f of clan p goes in a March from src whose main target is dst: dst, another
     adjacent region, or src (stays). Greedy: every figure goes to dst."""
@@ -392,7 +392,7 @@ def march_dest_nb(T, S, p, f, src, dst, kind, params):
     return dst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def call_choice_nb(T, S, q, c, r, kind, params):
     """Call to Battle: the figure clan q moves into r (contested by clan c), or -1.
     Script: a figure slot of q in a region adjacent to r, or -1."""
@@ -422,7 +422,7 @@ def call_choice_nb(T, S, q, c, r, kind, params):
     return f if mine > top + params[E.VP_CONTEST_MARGIN] else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def battle_card_nb(T, S, p, r, kind, params):
     """Hand index of the card clan p reveals in the battle in r (it must reveal one if it has any).
     Greedy: the smallest battle card expected to win; if none does, the strongest card anyway
@@ -464,7 +464,7 @@ def battle_card_nb(T, S, p, r, kind, params):
     return bi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_target_nb(T, S, p):
     """(clan, figure) of the enemy figure on the board clan p most wants destroyed (Tyr's tile):
     the strongest one in a Prove Valor region, else the strongest anywhere; (-1, -1) if none."""

@@ -45,6 +45,7 @@ import numpy as np
 from ..core import enums as E
 from ..core.loading import ScenarioError
 from ..core.scenario import ScenarioFile, load_with_options, play_step
+from .board import sheet_refresh_nb
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
@@ -158,6 +159,7 @@ class VScenario(ScenarioFile):
                                                 f"{min(E.VH_N_MONSTERS, int(T.monster_bases))} Monster upgrades")
                     S.mon_card[p, b] = cid
                     S.loc[p, E.VH_FIG_MONSTER0 + b] = E.VH_LOC_RESERVE
+        sheet_refresh_nb(T, S, p)
         for where, figs in self.tab(f"{F}.figures", c.get("figures", {})).items():
             loc = self.location(f"{F}.figures", where)
             for fig in self.strlist(figs, f"{F}.figures.{where}"):
