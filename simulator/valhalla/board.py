@@ -35,10 +35,20 @@ def sheet_scan_nb(T, S, p, op):
 
 @njit(cache=True, _nrt=False)
 def sheet_refresh_nb(T, S, p):
-    """S.sheet[p, op] = sheet_scan_nb(T, S, p, op) for every opcode: call after any change to clan
-    p's upgrades (S.slot, S.slot_quest); the invariants check the two agree."""
+    """S.sheet[p, op] = sheet_scan_nb(T, S, p, op) for every opcode, in one pass over the slots:
+    call after any change to clan p's upgrades (S.slot, S.slot_quest); the invariants check the
+    two agree."""
     for op in range(E.N_VOPS):
-        S.sheet[p, op] = sheet_scan_nb(T, S, p, op)
+        S.sheet[p, op] = 0
+    for k in range(E.VH_N_SLOTS):
+        c = S.slot[p, k]
+        if c < 0 or S.slot_quest[p, k] == 1:
+            continue
+        for e in range(2):
+            op = T.card_op[c, e]
+            if op < 0 or ((op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR) and T.card_type[c] == E.VCT_MONSTER):
+                continue
+            S.sheet[p, op] += T.card_a[c, e]
 
 
 @njit(cache=True, _nrt=False)
