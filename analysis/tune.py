@@ -74,12 +74,14 @@ class Evaluator:
         each seed block, against each league member."""
         P, B = self.players, self.blocks
         out = np.zeros((len(self.league.pols), B))
-        for j, opp in enumerate(self.league.pols):
-            lineup = [pol] + [opp] * (P - 1)
-            for r, ids, seeds in game_plan(seed, np.arange(B * P), P, True, P):
-                b = engines.play_batch(self.rs, rotated(lineup, r), seeds, game_ids=ids, period=P)
-                out[j, ids // P] += win_share(b.rank)[:, r] / P  # the candidate sits in seat r
-                self.games += len(seeds)
+        plan = [(j, r, ids, seeds, [pol] + [opp] * (P - 1)) for j, opp in enumerate(self.league.pols)
+                for r, ids, seeds in game_plan(seed, np.arange(B * P), P, True, P)]
+        # one batch per (opponent, rotation), all shared out over the threads at once: a batch of
+        # a few dozen games alone is too small to split over two
+        outs = engines.play_batches(self.rs, [(rotated(lineup, r), seeds, ids, P) for _, r, ids, seeds, lineup in plan])
+        for (j, r, ids, seeds, _), b in zip(plan, outs):
+            out[j, ids // P] += win_share(b.rank)[:, r] / P  # the candidate sits in seat r
+            self.games += len(seeds)
         return out
 
 

@@ -15,6 +15,7 @@ Facades are imported on first use: a command compiles only the engine it plays.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,6 +165,15 @@ def play_batch(rs, lineup, seeds, check: bool = False, game_ids=None, period: in
     """Play one complete game per seed (seat i: lineup[i] = (policy kind, float64 params)).
     ``game_ids``/``period`` matter to engines whose games depend on the id (a god sweep)."""
     return get(rs).api.play_batch(rs, lineup, seeds, check, game_ids, period)
+
+
+def play_batches(rs, batches: list) -> list[BatchOut]:
+    """:func:`play_batch` of each ``(lineup, seeds, game_ids, period)`` in ``batches``, the batches
+    shared out over the numba threads, one batch per thread at a time (many small batches scale
+    where each alone is too small to split); the same results, in order, as one call per batch."""
+    from .core.threads import spread_calls
+    return spread_calls([functools.partial(play_batch, rs, lineup, seeds, False, ids, period)
+                         for lineup, seeds, ids, period in batches])
 
 
 def play_game(rs, lineup, seed: int, log: bool = True, check: bool = False):

@@ -1,12 +1,13 @@
 """core.threads.spread: the slices of a batch cover every game once, on numba's thread count,
-and an error in any slice reaches the caller (the engines' batch path, issue 14)."""
+and an error in any slice reaches the caller (the engines' batch path, issue 14); spread_calls: many
+small batches shared out over the threads, one per thread at a time."""
 import threading
 import time
 
 import numba
 import pytest
 
-from volva.simulator.core.threads import SLICES_PER_THREAD, slices, spread
+from volva.simulator.core.threads import SLICES_PER_THREAD, slices, spread, spread_calls
 
 
 @pytest.mark.parametrize("n,threads,least", [(0, 2, 8), (1, 2, 8), (40, 2, 8), (20_000, 2, 8), (1001, 3, 8), (7, 1, 8)])
@@ -45,3 +46,41 @@ def test_spread_raises_the_error_of_a_slice():
 
     with pytest.raises(ValueError, match="slice"):
         spread(1000, play)
+
+
+def test_spread_calls_returns_each_result_in_order_with_one_numba_thread_per_call():
+    """core.threads.spread_calls (many small batches, e.g. a tuning trial's lineups): every call
+    once, results in the order of the calls, each call seeing one numba thread (so its own batch
+    is not spread again), and the caller's thread count restored."""
+    seen, names = [], set()
+    lock = threading.Lock()
+
+    def call(i):
+        def run():
+            with lock:
+                seen.append((i, numba.get_num_threads()))
+                names.add(threading.current_thread().name)
+            time.sleep(0.005)
+            return i * i
+        return run
+
+    old = numba.get_num_threads()
+    two = min(2, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(two)
+    try:
+        out = spread_calls([call(i) for i in range(12)])
+        assert numba.get_num_threads() == two
+    finally:
+        numba.set_num_threads(old)
+    assert out == [i * i for i in range(12)]
+    assert sorted(i for i, _ in seen) == list(range(12))
+    assert {n for _, n in seen} == ({1} if two > 1 else {two})
+    assert len(names) == two
+
+
+def test_spread_calls_raises_the_error_of_a_call():
+    def bad():
+        raise ValueError("call 3")
+
+    with pytest.raises(ValueError, match="call 3"):
+        spread_calls([lambda: 1, lambda: 2, bad, lambda: 4])

@@ -186,3 +186,37 @@ def test_valhalla_dice_tuning_runs(tmp_path):
     res = tune(rs, sp, lg, tmp_path, trials=3, blocks=2, fresh_blocks=4, seed=2, name="td", check_deviations=False)
     kind, params = parse_strategy_doc(res.doc, "td")
     assert params.shape == resolve("greedy")[1].shape and res.fresh[0]["opponent"] == "greedy"
+
+
+def test_evaluator_shares_do_not_depend_on_the_thread_count():
+    """A candidate's win shares (Evaluator.shares: every (opponent, rotation) batch shared out
+    over the threads at once, engines.play_batches) equal one play_batch per batch in turn, on one
+    thread or two, to the last bit."""
+    import numba
+
+    from volva.analysis.tune import Evaluator, win_share
+    from volva.simulator import engines
+    from volva.simulator.core.batch import game_plan, rotated
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
+    rs = load_ruleset()
+    lg = League(["greedy", "balanced"], [resolve("greedy"), resolve("balanced")])
+    cand, P, B, seed = resolve("thor-warlord"), 4, 6, 11
+    ref = np.zeros((2, B))
+    for j, opp in enumerate(lg.pols):
+        for r, ids, seeds in game_plan(seed, np.arange(B * P), P, True, P):
+            b = engines.play_batch(rs, rotated([cand] + [opp] * (P - 1), r), seeds, game_ids=ids, period=P)
+            ref[j, ids // P] += win_share(b.rank)[:, r] / P
+    old = numba.get_num_threads()
+    try:
+        got = []
+        for t in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            numba.set_num_threads(t)
+            ev = Evaluator(rs, lg, P, B)
+            got.append(ev.shares(cand, seed))
+            assert ev.games == 2 * B * P
+    finally:
+        numba.set_num_threads(old)
+    for g in got:
+        assert np.array_equal(g, ref)
+    assert 0 < ref.mean() < 1

@@ -80,3 +80,50 @@ def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
                 stop_error = stop_error or exc
     if stop_error is not None:
         raise stop_error
+
+
+def spread_calls(calls: list[Callable[[], object]]) -> list:
+    """``[c() for c in calls]``, the calls shared out over numba.get_num_threads() threads (the
+    caller's among them), each call on one thread: for many small batches (a tuning trial's
+    lineups of a few dozen games each), whose own slices are too few to keep two threads busy.
+    Each call must release the GIL while it plays and return its own result; results come back in
+    the order of ``calls``. The first exception any call raises is raised here."""
+    threads = min(numba.get_num_threads(), len(calls))
+    if threads <= 1:
+        return [c() for c in calls]
+    out: list = [None] * len(calls)
+    queue = iter(range(len(calls)))
+    take = threading.Lock()
+    stop = threading.Event()
+
+    def worker() -> None:
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)  # this thread's count: a call plays its games here, not spread again
+        try:
+            while not stop.is_set():
+                with take:
+                    i = next(queue, None)
+                if i is None:
+                    return
+                try:
+                    out[i] = calls[i]()
+                except BaseException:
+                    stop.set()
+                    raise
+        finally:
+            numba.set_num_threads(before)
+
+    helpers = [_executor().submit(worker) for _ in range(threads - 1)]
+    error = None
+    try:
+        worker()
+    except BaseException as exc:  # noqa: BLE001 - re-raised below, after the helpers stopped
+        error = exc
+    for f in helpers:
+        try:
+            f.result()
+        except BaseException as exc:  # noqa: BLE001 - the first one wins
+            error = error or exc
+    if error is not None:
+        raise error
+    return out
