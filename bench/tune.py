@@ -11,6 +11,11 @@ Alternates two whole processes, A B A B ... (`--repeat` pairs), and prints the m
 and the ratio of their games/s pair by pair (A/B; 1.0 = tuning runs at the engine's rate). Both
 include start-up (import, cached compile), so short runs understate both rates alike. Pass
 ``--volva`` to time another checkout's `volva` (e.g. an old ref's venv) the same way.
+
+``--threads-ratio`` times `volva tune` itself on 2 threads against 1: each round runs the search
+on 1 thread with 2 trials and with ``--trials``, then the same on 2 threads (whole processes, the
+checks included at ``--check-blocks``); the marginal rate of each thread count is the extra
+games over the extra seconds (start-up drops out), and the median of the rounds' ratios is printed.
 """
 from __future__ import annotations
 
@@ -37,7 +42,11 @@ def main() -> None:
     ap.add_argument("--league", default="greedy,balanced,thor-warlord")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--volva", default=str(Path(sys.executable).parent / "volva"))
+    ap.add_argument("--threads-ratio", action="store_true", help="2 threads against 1 (marginal rates)")
+    ap.add_argument("--check-blocks", type=int, default=2)
     a = ap.parse_args()
+    if a.threads_ratio:
+        return threads_ratio(a)
     league = a.league.split(",")
     games = a.trials * a.seed_blocks * 4 * len(league)
     tmp = Path(tempfile.mkdtemp(prefix="volva-bench-tune-"))
@@ -56,6 +65,33 @@ def main() -> None:
         print(f"  volva tune: {statistics.median(ta):.2f} s, {games / statistics.median(ta):,.0f} games/s")
         print(f"  volva run : {statistics.median(tb):.2f} s, {games / statistics.median(tb):,.0f} games/s")
         print(f"  tune/run games/s ratio: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, "
+              f"max {max(ratio):.3f})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def threads_ratio(a) -> None:
+    league = a.league.split(",")
+    per_trial = a.seed_blocks * 4 * len(league)
+    tmp = Path(tempfile.mkdtemp(prefix="volva-bench-tune-"))
+
+    def cmd(trials: int, threads: int) -> list[str]:
+        return [a.volva, "tune", "--out", str(tmp / f"t{threads}"), "--force", "--trials", str(trials),
+                "--seed-blocks", str(a.seed_blocks), "--league", a.league, "--polish-rounds", "0",
+                "--check-blocks", str(a.check_blocks), "--name", "b", "--threads", str(threads)]
+    try:
+        timed(cmd(2, 1))  # warm-up: the kernel cache
+        rates: dict[int, list[float]] = {1: [], 2: []}
+        for _ in range(a.repeat):
+            for th in (1, 2):
+                small, large = timed(cmd(2, th)), timed(cmd(a.trials, th))
+                rates[th].append((a.trials - 2) * per_trial / (large - small))
+        ratio = [y / x for x, y in zip(rates[1], rates[2])]
+        print(f"volva tune, {a.trials} trials x {per_trial:,} games against 2 trials; medians of {a.repeat} rounds "
+              "(whole processes, marginal rates)")
+        for th in (1, 2):
+            print(f"  {th} thread{'s' if th > 1 else ''}: {statistics.median(rates[th]):,.0f} games/s")
+        print(f"  2 threads / 1 thread: median {statistics.median(ratio):.3f} (min {min(ratio):.3f}, "
               f"max {max(ratio):.3f})")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -59,6 +59,12 @@ def test_a_small_tuning_run_writes_a_strategy_file_that_loads(tmp_path):
     assert {k: v for k, v in a.doc.items() if k != "provenance"} == \
         {k: v for k, v in b.doc.items() if k != "provenance"}  # a tuning run is a function of its seed
     assert len(a.trials) == 5 and a.deviations and all(np.isfinite(d["delta"]) for d in a.deviations)
+    import optuna  # the journal (synced once per trial, analysis.tune._journal_backend) reads as Optuna's own
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+    plain = optuna.load_study(study_name="tuned-test",
+                              storage=JournalStorage(JournalFileBackend(str(tmp_path / "a" / "tune.journal"))))
+    assert [t.value for t in plain.trials] == [t["fitness"] for t in a.trials]
     paths = write_outputs(a, tmp_path / "a", "tuned-test")
     s = load_strategy(paths[0], list(rs.card_names))
     assert s.name == "tuned-test"
