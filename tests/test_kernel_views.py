@@ -121,9 +121,9 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
 
 
 def test_valhalla_board_view_agrees_with_the_scans():
-    """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb) gives what the
-    per-call scans give (rulebook "Figures": figure STR; "Contest", "Call to Battle": figures in
-    and next to a region), and summon_target_nb's Prove Valor neighbour count (adjacency lists,
+    """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb, and
+    adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
+    STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's Prove Valor neighbour count (adjacency lists,
     tables.adj_to) gives the score of a scan of the adjacency matrix, to the last bit."""
     from volva.simulator.valhalla import policy as VP
     from volva.simulator.valhalla.board import (
@@ -140,6 +140,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     T = engines.load_ruleset("valhalla").tables
     R = int(T.n_regions)
     assert all(sorted(T.adj_to[r, :T.adj_n[r]].tolist()) == np.flatnonzero(T.adj[r, :R]).tolist() for r in range(R))
+    assert (T.adj[:R, :R] == T.adj[:R, :R].T).all()  # adjacent_str_nb reads a region's neighbours' figures
     rng = np.random.default_rng(16)
     S = vh_state()[0]
     n = int(T.n_cards)
@@ -164,7 +165,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
             for r in range(R):
                 assert (S.w_cnt[q, r], S.w_str[q, r]) == (count_in_nb(S, q, r), str_in_nb(T, S, q, r))
                 f, s = VP.best_adjacent_nb(T, S, q, r)
-                assert S.w_adjs[q, r] == (s if f >= 0 else -1), (q, r)
+                assert VP.adjacent_str_nb(T, S, q, r) == (s if f >= 0 else -1), (q, r)
                 adjacent_seen += f >= 0
         p = int(rng.integers(0, P))
         want_r, want_s = -1, VP.NEG  # the scan summon_target_nb replaced, term by term

@@ -149,19 +149,19 @@ def reward_worth_nb(T, S, r):
 def contest_score_nb(T, S, p, r, params, bbv):
     """Greedy score of contesting r now (NEG if unwise); reads board_view_nb's tables; bbv: clan
     p's best battle card value (best_battle_value_nb)."""
-    cnt, st, adjs = S.w_cnt, S.w_str, S.w_adjs
+    cnt, st = S.w_cnt, S.w_str
     if not contestable_nb(T, S, r) or cnt[p, r] == 0:
         return NEG
     if S.contests[p, r] >= 2:  # two failed contests there this age: free actions must not loop
         return NEG
-    mine = st[p, r] + max(adjs[p, r], 0) + bbv
+    mine = st[p, r] + max(adjacent_str_nb(T, S, p, r), 0) + bbv
     enemy = 0.0
     opposed = False
     for q in range(S.gs[G_NP]):
         if q == p:
             continue
         n_in = cnt[q, r]
-        a = adjs[q, r]
+        a = adjacent_str_nb(T, S, q, r)
         if n_in == 0 and a < 0:
             continue
         opposed = True
@@ -181,16 +181,16 @@ def board_view_nb(T, S):
     """What one greedy action decision reads of the board, in one pass over the figures, for
     every clan q and region r (rows past gs[G_NP], columns past n_regions untouched):
     S.w_fstr[q, f] = fig_str_nb(T, S, q, f); S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r]
-    = str_in_nb(T, S, q, r); S.w_adjs[q, r] = best_adjacent_nb(T, S, q, r)'s STR, -1 when no
-    figure of q stands in a region adjacent to r."""
-    cnt, st, fs, adjs = S.w_cnt, S.w_str, S.w_fstr, S.w_adjs
+    = str_in_nb(T, S, q, r); S.w_fmax[q, r] = the STR of q's strongest figure in r, -1 for none
+    (adjacent_str_nb reads it)."""
+    cnt, st, fs, fmax = S.w_cnt, S.w_str, S.w_fstr, S.w_fmax
     R = T.n_regions
     for q in range(S.gs[G_NP]):
         elite = T.fig_str[0] + sheet_sum_nb(T, S, q, E.VOP_ELITE_STR)
         for r in range(R):
             cnt[q, r] = 0
             st[q, r] = 0
-            adjs[q, r] = -1
+            fmax[q, r] = -1
         for f in range(E.VH_NFIG):
             if f < E.VH_FIG_WARRIOR0:
                 v = elite
@@ -204,10 +204,23 @@ def board_view_nb(T, S):
             if 0 <= loc < R:
                 cnt[q, loc] += 1
                 st[q, loc] += v
-                for k in range(T.adj_n[loc]):
-                    x = T.adj_to[loc, k]
-                    if v > adjs[q, x]:
-                        adjs[q, x] = max(v, 0)
+                if v > fmax[q, loc]:
+                    fmax[q, loc] = max(v, 0)
+
+
+@njit(cache=True, _nrt=False)
+def adjacent_str_nb(T, S, q, r):
+    """best_adjacent_nb(T, S, q, r)'s STR from board_view_nb's table, -1 when no figure of q
+    stands in a region adjacent to r (the board's adjacency is symmetric: rules.py checks it).
+    Asked only for the regions a contest is weighed in, where a pass over every figure's
+    neighbours filled the table for every region."""
+    fmax = S.w_fmax
+    a = -1
+    for k in range(T.adj_n[r]):
+        x = fmax[q, T.adj_to[r, k]]
+        if x > a:
+            a = x
+    return a
 
 
 @njit(cache=True, _nrt=False)

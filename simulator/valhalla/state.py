@@ -93,7 +93,7 @@ VSTATE_DTYPE = np.dtype([
     ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region (policy.board_view_nb)
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
-    ("w_adjs", np.int64, (P5, E.VH_MAX_REGIONS)),  # best_adjacent_nb's STR, -1 for no figure adjacent
+    ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
     ("w_vadj", np.int64, (E.VH_MAX_REGIONS,)),  # Prove Valor regions adjacent to each region
     ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
     ("w_dests", np.int64, (E.VH_NFIG,)),  # a March's destination of each figure
