@@ -134,3 +134,24 @@ def test_a_card_of_another_game_is_named_before_its_fields(tmp_path):
         patch_entry(tmp_path / "p.toml", "Tyr's Smite", {"value": 4}, ["strength"], [], ["Axe Thrower", "Shield Maiden"])
     with pytest.raises(RulesError, match="field 'value': unknown"):  # a known card: its fields are checked
         patch_entry(tmp_path / "p.toml", "Axe Thrower", {"value": 4}, ["strength"], [], ["Axe Thrower"])
+
+
+@pytest.mark.parametrize("ruleset,card,field,a,b", [
+    ("blood-rage", "Tyr's Smite", "value", 4, 5),
+    ("valhalla", "Mjolnir's Fall", "value", 4, 5),
+])
+def test_two_patches_that_disagree_on_a_field_are_refused(tmp_path, ruleset, card, field, a, b):
+    """Several --patch files apply in turn; two that set the same field of a card to different
+    values would leave the last one's without a word: refused in one line naming both files.
+    Patches that agree, or change different fields or cards, apply together."""
+    pa = _patch(tmp_path, f'["{card}"]\n{field} = {a}\n', "a.toml")
+    pb = _patch(tmp_path, f'["{card}"]\n{field} = {b}\n', "b.toml")
+    same = _patch(tmp_path, f'["{card}"]\n{field} = {a}\n', "same.toml")
+    gone = _patch(tmp_path, f'["{card}"]\nremove = true\n', "gone.toml")
+    with pytest.raises(RulesError, match=f"b.toml: card \"{card}\": field '{field}': {b}, but .*a.toml sets it to {a}"):
+        load_ruleset(ruleset, patch=[pa, pb])
+    with pytest.raises(RulesError, match="gone.toml: .*field 'copies.*, but .*sets it to"):
+        load_ruleset(ruleset, patch=[_patch(tmp_path, f'["{card}"]\ncopies{"_4p" if ruleset == "blood-rage" else ""} = 2\n',
+                                            "two.toml"), gone])
+    rs = load_ruleset(ruleset, patch=[pa, same])
+    assert {int(rs.tables.card_value[i]) for i in _ids(rs, card)} == {a}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.loading import RulesError, patch_entry, read_toml
+from ..core.loading import RulesError, note_patched, patch_entry, read_toml
 
 CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
                 "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]  #: cards.csv header
@@ -76,7 +76,9 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
                 raise RulesError(f"{patch_path}: {entry}: field 'value': a quest has no value; "
                                  "its Glory is 'quest_glory'")
             if change.get("remove"):
+                note_patched(r, {c: 0 for c in COPY_COLUMNS}, patch_path, entry)
                 r.update({c: "0" for c in COPY_COLUMNS})
+            note_patched(r, fields, patch_path, entry)
             r.update({k: str(v) for k, v in fields.items()})
             r["_file"], r["_entry"] = str(patch_path), f"{entry} ({r['_entry']} of the card file)"
         if hit == 0:

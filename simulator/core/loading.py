@@ -231,6 +231,19 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
     return fields
 
 
+def note_patched(row: dict, changes: dict, patch_path, entry: str) -> None:
+    """Record in ``row['_set']`` which patch set each column of a card row. Raises RulesError
+    when an earlier patch (another file or table) set the same column of the card to another
+    value: with several patches the last would win without a word, so they must not disagree."""
+    seen = row["_set"] = dict(row.get("_set", {}))
+    for k, v in changes.items():
+        prev = seen.get(k)
+        if prev is not None and prev[0] != str(patch_path) and prev[1] != str(v):
+            raise RulesError(f"{patch_path}: {entry}: field '{k}': {v}, but {prev[0]} sets it to {prev[1]}; "
+                             "allowed: patches that agree on each field (put the change in one patch)")
+        seen[k] = (str(patch_path), str(v))
+
+
 def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, fields_ok: list[str],
                     required_new: tuple = ()) -> list[dict]:
     """Apply a card patch to rows read from a cards.csv (dicts of column -> text): one table per
@@ -261,7 +274,9 @@ def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, field
         for r in rows:
             if (r["name"] or "").strip() == card:
                 if change.get("remove"):
+                    note_patched(r, {"copies": 0}, patch_path, entry)
                     r["copies"] = "0"
+                note_patched(r, fields, patch_path, entry)
                 r.update({k: str(v) for k, v in fields.items()})
                 r["_entry"] = f"{entry} (patched by {patch_path})"
     return rows
