@@ -529,7 +529,8 @@ def compare(
                              decide=None if mon is None else lambda g, sums, m=mon: m.look(g, strategy_streams(sums)),
                              variant_args=variant_args)
             if res.sums is None or not len(res.sums):
-                raise typer.Exit(res.code)
+                raise typer.Exit(res.code if name is None else
+                                 _interrupted_populations(res.code, len(effects) + 1, len(pops), out))
             _sequential_report(mon, where, "strategy: paired change of win rate, variant − baseline")
             sa, sb = res.stats
             tabs = write_compare_tables(sa, sb, res.sums, where)
@@ -555,10 +556,19 @@ def compare(
             console.print_wide([console.population_strategy_table(moved, out / "populations_strategy.csv")])
         if shapes:
             console.print_wide([console.population_shape_table(shapes, out / "populations_shape.csv")])
-        _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
-                             f"Variant − baseline ({what}) across bot populations, "
-                             f"{games:,} paired games each", session.patched_cards(patch), top)
-        raise typer.Exit(code)
+        if not code:
+            _population_verdicts(effects, out, "Δ IWD (change of the card's improvement when drafted)",
+                                 f"Variant − baseline ({what}) across bot populations, "
+                                 f"{games:,} paired games each", session.patched_cards(patch), top)
+        raise typer.Exit(_interrupted_populations(code, len(effects), len(pops), out))
+
+
+def _interrupted_populations(code: int, started: int, total: int, out: Path) -> int:
+    """Say why an interrupted --population run has no verdicts; returns ``code``."""
+    if code:
+        _err(f"interrupted in population {started} of {total}: no verdicts across populations (each needs every "
+             f"population's games in full); each population's tables so far in {out}/NAME/")
+    return code
 
 
 def _population_verdicts(effects: list, out: Path, xlabel: str, title: str, focus: list[str], top: int) -> None:
@@ -648,7 +658,8 @@ def ablate(
             res = _play_arms(run_, rs_b, ("forced", "banned"), where, card, age,
                              decide=None if mon is None else lambda g, sums, m=mon: m.look(g, holder_stream(sums)))
             if res.sums is None or not len(res.sums):
-                raise typer.Exit(res.code)
+                raise typer.Exit(res.code if name is None else
+                                 _interrupted_populations(res.code, len(effects) + 1, len(pops), out))
             _sequential_report(mon, where, f"{card}: forced − banned change of win rate of the clans that drafted it")
             table, n_held = write_ablate_table(res.sums, where)
             plot_ablation(table, label + (f", population {name}" if name else ""), where / "ablate.png")
@@ -666,10 +677,11 @@ def ablate(
             if res.code:
                 code = res.code
                 break
-        _population_verdicts(effects, out, "change of win rate of the clans that drafted it, forced − banned",
-                             f"Causal effect of {label} across bot populations, {games:,} paired games each",
-                             [card], 1)
-        raise typer.Exit(code)
+        if not code:
+            _population_verdicts(effects, out, "change of win rate of the clans that drafted it, forced − banned",
+                                 f"Causal effect of {label} across bot populations, {games:,} paired games each",
+                                 [card], 1)
+        raise typer.Exit(_interrupted_populations(code, len(effects), len(pops), out))
 
 
 # --------------------------------------------------------------------------- strategies

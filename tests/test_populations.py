@@ -115,6 +115,34 @@ def test_compare_with_two_populations_writes_verdicts(tmp_path):
     assert "Across bot populations" in res.output and "Tyr's Smite" in res.output
 
 
+def test_an_interrupted_population_run_gives_no_verdicts(tmp_path, monkeypatch):
+    """Ctrl-C in the second of two populations: exit 130, the first population's tables kept, and
+    no verdict across populations (with one population in full, 'partial' or 'consistent' would
+    read as a finding: a helper session's report)."""
+    import volva.simulator.engines as engines
+    real, keys = engines.play_batch, []
+
+    def second_stops(rs, lineup, seeds, *a, **k):
+        key = [int(kind) for kind, _ in lineup]
+        if key != (keys or [key])[0] and keys.count(key) >= 2:  # the second population, after its first batch
+            raise KeyboardInterrupt
+        keys.append(key)
+        return real(rs, lineup, seeds, *a, **k)
+
+    monkeypatch.setattr(engines, "play_batch", second_stops)
+    patch = tmp_path / "p.toml"
+    patch.write_text('["Tyr\'s Smite"]\nvalue = 20\n')
+    out = tmp_path / "o"
+    res = CliRunner().invoke(app, ["compare", "--patch", str(patch), "--players", "2", "--games", "400",
+                                   "--batch-size", "100", "--population", "g=greedy*2", "--population", "rnd=random*2",
+                                   "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    assert "interrupted in population 2 of 2: no verdicts across populations" in res.output
+    assert "interrupted after 100 paired games" in res.output  # a batch of the second population was played
+    assert (out / "g" / "compare_card_iwd.csv").is_file()
+    assert not (out / "verdicts.csv").exists() and "Across bot populations" not in res.output
+
+
 def test_an_earlier_population_run_is_not_overwritten_without_force(tmp_path):
     out = tmp_path / "o"
     (out / "greedy" / "forced").mkdir(parents=True)  # what a population run leaves, even before verdicts.csv
