@@ -123,8 +123,9 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
 def test_valhalla_board_view_agrees_with_the_scans():
     """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb, and
     adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
-    STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's Prove Valor neighbour count (adjacency lists,
-    tables.adj_to) gives the score of a scan of the adjacency matrix, to the last bit."""
+    STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's
+    Prove Valor neighbour count (adjacency lists, tables.adj_to) gives the score of a scan of the
+    adjacency matrix, to the last bit."""
     from volva.simulator.valhalla import policy as VP
     from volva.simulator.valhalla.board import (
         contestable_nb,
