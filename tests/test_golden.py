@@ -33,11 +33,14 @@ CASES = {
                                   # a passed clan that regains Rage no longer acts; measured alone
                                   "c9137fafa2b5c102"),
     "valhalla-4p-gods": (["--ruleset", "valhalla", "--lineup", "thor,loki,quester,warlord", "--sweep", "gods"],
-                         "ee4eaf7e2e016ed4"),
+                         # moved (was ee4eaf7e2e016ed4) by Protect in a tie (rulings R48: the first
+                         # figures a protect upgrade covers go to the reserve in a tie too); alone
+                         "a1c292b66f8c258d"),
     "rainbow-bridge-4p": (["--mode", "rainbow-bridge", "--lineup",
                            "thor-warlord:thor,balanced:loki,ragnarok-diver:quester,loki-martyr:warlord"],
-                          # moved (was 9903165fd5e55500) by the pass rule alone, as above
-                          "e0b5314c440b57c6"),
+                          # moved (was 9903165fd5e55500) by the pass rule alone, as above; then
+                          # (was e0b5314c440b57c6) by Protect in a tie alone, as valhalla-4p-gods
+                          "82e40722839518a2"),
     # recorded in issue 12 when this game's picks and uses were first filled (5e875d73dd68823d, the
     # games of 510e7ae); moved by rulings R62: a Jarl's shield_glory, draw_keep and pair_limit act by
     # R55's 'either'/'both' and conditions (they acted unconditionally), and its Glory is the Jarl's

@@ -145,6 +145,12 @@ def test_static_and_sheet_texts(rs):
     S.loc[0, W1] = GLAD
     contest(rs, S)
     assert sorted(S.loc[0, [W0, W1]].tolist()) == sorted([E.VH_LOC_RESERVE, E.VH_LOC_KILL0 - 1])
+    S = duel(rs, "T plain0", "T plain0", figs1=2)  # a tie (2 STR each): Protect acts in it too (R48)
+    sheet(rs, S, 0, cid(rs, "T protect"))
+    S.loc[0, W1] = GLAD
+    contest(rs, S)
+    assert sorted(S.loc[0, [W0, W1]].tolist()) == sorted([E.VH_LOC_RESERVE, E.VH_LOC_FEAST])
+    assert S.loc[1, W0] == S.loc[1, W1] == E.VH_LOC_FEAST
     S = bare(rs)
     S.loc[0, W0] = GLAD
     S.loc[1, W0] = GLAD

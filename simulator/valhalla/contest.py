@@ -38,17 +38,24 @@ def remove_fig_nb(T, S, p, f, dest):
 
 
 @njit(cache=True, _nrt=False)
-def destroy_fig_nb(T, S, p, f, killer):
-    """A figure destroyed by clan ``killer``'s ability goes to its kill pile ("Figures"); Protect
-    upgrades send the first ones lost in a battle to the reserve."""
-    prot = sheet_sum_nb(T, S, p, E.VOP_PROTECT)
-    if S.lost_n[p] < prot:
-        S.lost_n[p] += 1
-        remove_fig_nb(T, S, p, f, E.VH_LOC_RESERVE)
-        return
+def lose_fig_nb(T, S, p, f, dest):
+    """Clan p's figure f lost in the current battle goes to ``dest`` (a kill pile, or the Feast
+    Hall in a tie), but Protect upgrades send the first ones lost in each battle, a tie's too, to
+    the reserve (rulings R48). Returns True if it went to ``dest``."""
     S.lost_n[p] += 1
-    remove_fig_nb(T, S, p, f, E.VH_LOC_KILL0 - killer)
-    S.kills_now[killer] += 1
+    if S.lost_n[p] <= sheet_sum_nb(T, S, p, E.VOP_PROTECT):
+        remove_fig_nb(T, S, p, f, E.VH_LOC_RESERVE)
+        return False
+    remove_fig_nb(T, S, p, f, dest)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def destroy_fig_nb(T, S, p, f, killer):
+    """A figure destroyed by clan ``killer``'s ability goes to its kill pile ("Figures"), Protect
+    permitting (lose_fig_nb)."""
+    if lose_fig_nb(T, S, p, f, E.VH_LOC_KILL0 - killer):
+        S.kills_now[killer] += 1
 
 
 # --- contest ("Contest": Call to Battle, Play Cards, Resolution) ------------------------------
@@ -189,7 +196,7 @@ def battle_nb(T, S, c, r, kinds, params):
                     n_saved += 1
                     remove_fig_nb(T, S, q, f, E.VH_LOC_RESERVE)
                 elif w < 0:
-                    remove_fig_nb(T, S, q, f, E.VH_LOC_FEAST)
+                    lose_fig_nb(T, S, q, f, E.VH_LOC_FEAST)
                 else:
                     destroy_fig_nb(T, S, q, f, w)
         if n_saved > 0:
