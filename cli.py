@@ -895,6 +895,12 @@ def tune(
             session.check_out(out, force)
         elif not (out / "tune.journal").is_file():
             raise session.UsageError(f"--resume: {out / 'tune.journal'}: file not found (nothing to resume)")
+        elif start is None:
+            from volva.analysis.tune import check_resume, study_settings
+            try:  # before the progress bar: a refused resume prints its one line only
+                check_resume(out, name, study_settings(rs, lg, players, blocks, seed))
+            except ValueError as exc:
+                raise session.UsageError(str(exc)) from None
         session.set_threads(threads)
     from volva.analysis.tune import refine as refine_doc
     from volva.analysis.tune import tune as run_tune
@@ -907,6 +913,9 @@ def tune(
                              name=name, polish_rounds=polish_rounds, polish_blocks=polish_blocks, say=_err)
         except ValueError as exc:
             _fail(str(exc))
+        except KeyboardInterrupt:
+            _err("interrupted: nothing written (a refinement is written when its checks are done)")
+            raise typer.Exit(130) from None
         paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
         console.print_wide([console.tune_table(res.fresh, players)])
         prov = res.doc["provenance"]
@@ -922,6 +931,7 @@ def tune(
         advance(done - seen[0])
         seen[0] = done
 
+    stopped = False
     with _progress("trials", trials, unit="trials") as advance:
         try:
             res = run_tune(rs, space, lg, out, players=players, trials=trials, blocks=blocks,
@@ -930,6 +940,12 @@ def tune(
                            progress=step, say=_err)
         except ValueError as exc:
             _fail(str(exc))
+        except KeyboardInterrupt:
+            stopped = True
+    if stopped:
+        _err(f"interrupted after {seen[0]} of {trials} trials, kept in {out / 'tune.journal'} (the trial cut short "
+             f"is played again): --resume continues" + (" with the polish and checks" if seen[0] >= trials else ""))
+        raise typer.Exit(130)
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
     console.print_wide([console.tune_table(res.fresh, players)])
     prov = res.doc["provenance"]

@@ -178,6 +178,38 @@ def _journal_backend(path: Path):
     return j if hasattr(j, "_lock") else JournalFileBackend(str(path))
 
 
+def _sampler(seed: int, k: int, trials: int):
+    """The TPE sampler of the search's k-th trial: seeded by (seed, k), so a trial's candidate is a
+    function of the seed and the trials finished before it, and a resumed search (a fresh process,
+    the interrupted trial played again) proposes what an uninterrupted one would."""
+    import optuna
+    k_seed = int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
+    return optuna.samplers.TPESampler(seed=k_seed, n_startup_trials=min(20, trials))
+
+
+def study_settings(rs, league: League, players: int, blocks: int, seed: int) -> dict:
+    """What a resumed search must keep (its trials were played with them)."""
+    return {"ruleset": rs.name, "players": players, "league": list(league.names), "seed_blocks": blocks,
+            "seed": seed}
+
+
+def check_resume(out: Path, name: str, settings: dict) -> None:
+    """Raise ValueError if the tuning study in ``out`` was played with other ``settings``."""
+    import optuna
+    from optuna.storages import JournalStorage
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    journal = out / "tune.journal"
+    try:
+        study = optuna.load_study(study_name=name, storage=JournalStorage(_journal_backend(journal)))
+    except KeyError:
+        raise ValueError(f"--resume: {journal}: no study named {name!r} in it (--name as when it began)") from None
+    old = study.user_attrs.get("settings", {})
+    for k, v in settings.items():
+        if old.get(k) != v:
+            raise ValueError(f"--resume: {journal}: '{k}' was {old.get(k)!r}, now {v!r}; "
+                             "resume with the same settings")
+
+
 def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4, trials: int = 150,
          blocks: int = 60, fresh_blocks: int = 500, seed: int = 1, name: str = "tuned", start_docs=(),
          resume: bool = False, progress=None, check_deviations: bool = True, polish_rounds: int = 8,
@@ -185,33 +217,30 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
     """Run a tuning study into ``out`` (see the module doc); returns the best document with its
     checks. ``progress(done, total, best)`` is called after each trial, ``say(text)`` at each stage. Raises ValueError for a
     league of fewer than one strategy or a journal from another study (without ``resume``:
-    ``out`` must not hold one)."""
+    ``out`` must not hold one). A KeyboardInterrupt leaves the finished trials in the journal;
+    the trial it cut short counts for nothing and ``resume`` plays it again, so an interrupted
+    and resumed search ends as an uninterrupted one."""
     import optuna
     from optuna.storages import JournalStorage
+    from optuna.trial import TrialState
     if not league.pols:
         raise ValueError("--league: at least one strategy to tune against")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # a trial cut short by Ctrl-C is not news
     out.mkdir(parents=True, exist_ok=True)
     journal = out / "tune.journal"
     if journal.exists() and not resume:
         raise ValueError(f"{journal}: a tuning study is there already; pass --resume to continue it or --force")
+    settings = study_settings(rs, league, players, blocks, seed)
+    if resume:
+        check_resume(out, name, settings)
     storage = JournalStorage(_journal_backend(journal))
     study = optuna.create_study(study_name=name, storage=storage, direction="maximize", load_if_exists=True,
-                                sampler=optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(20, trials)))
+                                sampler=_sampler(seed, 0, trials))
     ev = Evaluator(rs, league, players, blocks)
     card_names = list(rs.card_names)
-    settings = {"ruleset": rs.name, "players": players, "league": list(league.names), "seed_blocks": blocks,
-                "seed": seed}
     if len(study.trials) == 0:
         study.set_user_attr("settings", settings)
-        for p in start_points(space, list(start_docs)):
-            study.enqueue_trial(p)
-    else:  # a resumed study goes on only with the settings its trials were played with
-        old = study.user_attrs.get("settings", {})
-        for k, v in settings.items():
-            if old.get(k) != v:
-                raise ValueError(f"--resume: {journal}: '{k}' was {old.get(k)!r}, now {v!r}; "
-                                 "resume with the same settings")
+    starts = start_points(space, list(start_docs))
     # compile outside the timing: one game of the start document
     Evaluator(rs, League(league.names[:1], league.pols[:1]), players, 1).shares(
         space.compile(space.start, card_names), seed)
@@ -220,14 +249,19 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
         doc = document(space, {k.key: _encode(k, _suggest(trial, k)) for k in space.knobs})
         return fitness(ev.shares(space.compile(doc, card_names), seed), players)
 
+    def complete():
+        return [t for t in study.trials if t.state == TrialState.COMPLETE]
     t0 = time.perf_counter()
-    done = len([t for t in study.trials if t.state.is_finished()])
+    done = len(complete())
     while done < trials:
+        study.sampler = _sampler(seed, done, trials)
+        if done < len(starts) and not any(t.state == TrialState.WAITING for t in study.trials):
+            study.enqueue_trial(starts[done])  # the start points first, one by one (a cut-short one again)
         study.optimize(objective, n_trials=1)
-        done += 1
+        done = len(complete())
         if progress is not None:
             progress(done, trials, study.best_value)
-    finished = [t for t in study.trials if t.state.is_finished()]
+    finished = complete()
     # the whole search, this call's trials and any resumed ones: each trial plays the same number of games
     tune_games = len(finished) * blocks * players * len(league.pols)
     wall = sum((t.duration.total_seconds() for t in finished if t.duration is not None), 0.0) or \
@@ -238,7 +272,7 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
     res = _polish_and_check(rs, space, league, best, players=players, seed=seed, fresh_blocks=fresh_blocks,
                             polish_rounds=polish_rounds, polish_blocks=polish_blocks,
                             check_deviations=check_deviations, say=say)
-    res.trials = [{"trial": t.number, "fitness": t.value, **t.params} for t in study.trials if t.value is not None]
+    res.trials = [{"trial": i, "fitness": t.value, **t.params} for i, t in enumerate(finished)]
     res.importances = importances(space, res.trials)
     res.doc = dict(res.doc, name=name, plan=_plan(rs, league))
     fresh = res.doc.pop("provenance")

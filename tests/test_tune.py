@@ -226,3 +226,70 @@ def test_evaluator_shares_do_not_depend_on_the_thread_count():
     for g in got:
         assert np.array_equal(g, ref)
     assert 0 < ref.mean() < 1
+
+
+def test_an_interrupted_and_resumed_search_ends_as_an_uninterrupted_one(tmp_path, monkeypatch):
+    """Ctrl-C in a trial (a start point's, then a sampled one's): the finished trials stay in the
+    journal, the trial cut short counts for nothing and --resume plays it again; each trial's
+    sampler is seeded by (seed, trials finished), so the resumed search proposes, finds and
+    writes what an uninterrupted one does (a helper session saw a resumed run lose the trial
+    and end elsewhere)."""
+    from volva.analysis import tune as T
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
+    rs = load_ruleset()
+    lg = League(["greedy", "balanced"], [resolve("greedy"), resolve("balanced")])
+    docs = [{"draft": {"quest": 4.0}}]  # a second start point besides greedy's
+    kw = dict(trials=6, blocks=2, fresh_blocks=4, seed=3, name="t", start_docs=docs, polish_rounds=0,
+              check_deviations=False)
+    ref = tune(rs, space_for("blood-rage"), lg, tmp_path / "ref", **kw)
+    real, calls = T.Evaluator.shares, [0]
+
+    def cut(stop_at):
+        def shares(self, pol, seed):
+            calls[0] += 1
+            if calls[0] == stop_at:
+                raise KeyboardInterrupt
+            return real(self, pol, seed)
+        return shares
+    out = tmp_path / "cut"
+    for stop_at, resume in ((3, False), (5, True)):  # call 1 compiles; 2.. are trials 0..
+        calls[0] = 0
+        monkeypatch.setattr(T.Evaluator, "shares", cut(stop_at))
+        with pytest.raises(KeyboardInterrupt):
+            tune(rs, space_for("blood-rage"), lg, out, **kw, resume=resume)
+    monkeypatch.setattr(T.Evaluator, "shares", real)
+    res = tune(rs, space_for("blood-rage"), lg, out, **kw, resume=True)
+    strip = ("provenance",)
+    assert {k: v for k, v in res.doc.items() if k not in strip} == {k: v for k, v in ref.doc.items() if k not in strip}
+    assert res.trials == ref.trials and len(res.trials) == 6
+    assert res.doc["provenance"]["fitness"] == ref.doc["provenance"]["fitness"]
+    assert res.doc["provenance"]["tuning_games"] == ref.doc["provenance"]["tuning_games"]
+
+
+def test_ctrl_c_in_volva_tune_is_one_line(tmp_path, monkeypatch):
+    """Ctrl-C during `volva tune`: one line saying how many trials the journal keeps and that
+    --resume continues, exit 130 (it printed Optuna's warning and a traceback); a --resume with
+    another setting is refused before the progress bar starts."""
+    from typer.testing import CliRunner
+
+    from volva.analysis import tune as T
+    from volva.cli import app
+    real, calls = T.Evaluator.shares, [0]
+
+    def shares(self, pol, seed):
+        calls[0] += 1
+        if calls[0] == 4:  # call 1 compiles; the third trial is cut short
+            raise KeyboardInterrupt
+        return real(self, pol, seed)
+    monkeypatch.setattr(T.Evaluator, "shares", shares)
+    out = tmp_path / "t"
+    args = ["tune", "--out", str(out), "--trials", "5", "--seed-blocks", "2", "--league", "greedy,balanced",
+            "--check-blocks", "2", "--polish-rounds", "0"]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 130, res.output
+    assert "interrupted after 2 of 5 trials" in res.output and "--resume continues" in res.output
+    assert "Traceback" not in res.output and "failed" not in res.output
+    res = CliRunner().invoke(app, [*args, "--resume", "--seed-blocks", "3"])
+    assert res.exit_code == 2 and "'seed_blocks' was 2, now 3" in res.output
+    assert res.output.strip().count("\n") == 0, res.output  # the error line alone
