@@ -268,13 +268,26 @@ def test_run_and_report(tmp_path):
 
 
 def test_replay_reads_in_the_rulebook_words():
-    """volva replay --ruleset valhalla: every event has a text (no raw event rows) for 30 games."""
+    """volva replay --ruleset valhalla: every event has a text (no raw event rows) for 30 games,
+    and the Glory of a claimed reward (a region's, Thor's tile) has its line: a clan's lines add
+    up to at least its final contest Glory (a text may take some back: R48)."""
+    import re
+
     from volva.simulator.engines import replay_text
     r = load_ruleset("valhalla")
     names = LINEUPS[4]
+    shown = 0
     for g in range(30):
         t = replay_text(r, names, [resolve(n) for n in names], 7, g)
         assert "(event" not in t and "contests" in t and "Prove Valor" in t
+        lines: dict = {}
+        for m in re.finditer(r"^\s*(P\d \([\w-]+\)): \+(\d+) Glory \(contest reward\)", t, re.M):
+            lines[m.group(1)] = lines.get(m.group(1), 0) + int(m.group(2))
+        for m in re.finditer(r"^(P\d \([\w-]+\)): \d+ Glory \((.*)\); rank", t, re.M):
+            final = re.search(r"contest (\d+)", m.group(2))
+            assert lines.get(m.group(1), 0) >= (int(final.group(1)) if final else 0), (g, m.group(0))
+        shown += len(lines)
+    assert shown > 0
     res = runner.invoke(app, ["replay", "--ruleset", "valhalla", "--seed", "7", "--lineup", ",".join(names)])
     assert res.exit_code == 0 and "Blood Rage: Valhalla, 4 players" in res.output
 

@@ -97,8 +97,9 @@ def format_event(rs, row, names: list[str], S) -> str | None:
         return f"{who} removes {card(a)} from the game"
     if ev == E.VEV_TEXT:
         return f"  {who}: {card(a)}: {rs.opcode_names.get(b, b)} ({c})"
-    if ev == E.VEV_GLORY:
-        return None  # the events that give Glory say so themselves
+    if ev == E.VEV_GLORY:  # the events that give Glory say so themselves, but a claimed reward's
+        # Glory (the region's own, Thor's tile, Loki's with no loser to take from) has no line of its own
+        return f"  {who}: +{a} Glory (contest reward)" if b == E.G_CONTEST else None
     if ev == E.VEV_BONUS:
         return f"{who}: {stat[a]} legendary: +{b} Glory"
     if ev == E.VEV_FINAL:
