@@ -228,17 +228,15 @@ def summon_target_nb(T, S, p, params):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
     where clan p is strongest relative to its rivals, next to god regions and Valhalla. Reads
     board_view_nb's tables."""
-    cnt, st, vadj = S.w_cnt, S.w_str, S.w_vadj
-    for r in range(T.n_regions):
-        vadj[r] = 0
-    for x in range(T.n_regions):  # Prove Valor regions, counted at their neighbours
-        if S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1:
-            for k in range(T.adj_n[x]):
-                vadj[T.adj_to[x, k]] += 1
+    cnt, st = S.w_cnt, S.w_str
     br, bs = -1, NEG
     for r in range(T.n_regions):
         if not is_common_nb(T, S, r):
             continue
+        vadj = 0  # Prove Valor regions next to r (the adjacency is symmetric: rules.py checks it)
+        for k in range(T.adj_n[r]):
+            x = T.adj_to[r, k]
+            vadj += S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1
         s = 0.0
         if contestable_nb(T, S, r):
             s += reward_worth_nb(T, S, r) * 0.4
@@ -249,7 +247,7 @@ def summon_target_nb(T, S, p, params):
             if q != p:
                 rival = max(rival, st[q, r])
         s -= 0.5 * max(rival - st[p, r], 0)
-        for _ in range(vadj[r]):  # next to a Prove Valor region (added one by one: the same sum)
+        for _ in range(vadj):  # next to a Prove Valor region (added one by one: the same sum)
             s += 0.3
         s += 0.001 * ((r * 7 + p * 3) % 11)  # stable spread between clans
         if s > bs:

@@ -94,7 +94,6 @@ VSTATE_DTYPE = np.dtype([
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
-    ("w_vadj", np.int64, (E.VH_MAX_REGIONS,)),  # Prove Valor regions adjacent to each region
     ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
     ("w_dests", np.int64, (E.VH_NFIG,)),  # a March's destination of each figure
     ("w_opts", np.int64, (64 * 3,)),  # Random's legal actions (policy._random_action_nb)
