@@ -52,34 +52,7 @@ def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
         for lo, hi in todo:
             play(lo, hi)
         return
-    queue = iter(todo)
-    take = threading.Lock()
-    stop = threading.Event()
-
-    def worker() -> None:
-        while not stop.is_set():
-            with take:
-                nxt = next(queue, None)
-            if nxt is None:
-                return
-            try:
-                play(*nxt)
-            except BaseException:
-                stop.set()
-                raise
-
-    helpers = [_executor().submit(worker) for _ in range(min(threads, len(todo)) - 1)]
-    try:
-        worker()
-    finally:
-        stop_error = None
-        for f in helpers:
-            try:
-                f.result()
-            except BaseException as exc:  # noqa: BLE001 - re-raised below, first one wins
-                stop_error = stop_error or exc
-    if stop_error is not None:
-        raise stop_error
+    _share(min(threads, len(todo)), todo, lambda s: play(*s))
 
 
 def spread_calls(calls: list[Callable[[], object]]) -> list:
@@ -92,26 +65,40 @@ def spread_calls(calls: list[Callable[[], object]]) -> list:
     if threads <= 1:
         return [c() for c in calls]
     out: list = [None] * len(calls)
-    queue = iter(range(len(calls)))
+
+    def run(i: int) -> None:
+        out[i] = calls[i]()
+    _share(threads, range(len(calls)), run, one_numba_thread=True)
+    return out
+
+
+def _share(threads: int, items, run: Callable, one_numba_thread: bool = False) -> None:
+    """``run(item)`` for every item, taken in order from a shared queue by ``threads`` threads
+    (the caller and pool helpers). With ``one_numba_thread`` each thread sees numba's thread count
+    as 1 while it runs (restored after). The first exception (the caller's first) is raised once
+    every thread has stopped taking items."""
+    queue = iter(items)
     take = threading.Lock()
     stop = threading.Event()
 
     def worker() -> None:
         before = numba.get_num_threads()
-        numba.set_num_threads(1)  # this thread's count: a call plays its games here, not spread again
+        if one_numba_thread:
+            numba.set_num_threads(1)  # this thread's count: an item plays its games here, not spread again
         try:
             while not stop.is_set():
                 with take:
-                    i = next(queue, None)
-                if i is None:
+                    nxt = next(queue, None)
+                if nxt is None:
                     return
                 try:
-                    out[i] = calls[i]()
+                    run(nxt)
                 except BaseException:
                     stop.set()
                     raise
         finally:
-            numba.set_num_threads(before)
+            if one_numba_thread:
+                numba.set_num_threads(before)
 
     helpers = [_executor().submit(worker) for _ in range(threads - 1)]
     error = None
@@ -126,4 +113,3 @@ def spread_calls(calls: list[Callable[[], object]]) -> list:
             error = error or exc
     if error is not None:
         raise error
-    return out
