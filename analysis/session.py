@@ -509,7 +509,7 @@ def check_out(out: Path, force: bool = False) -> None:
     if out.is_dir():
         lock_out(out)  # before looking at (or removing) what another command may be writing
     held = [f for f in RESULT_FILES if (out / f).exists()]
-    pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and any(
+    pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and d.name not in held and any(
         (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]  # --population folders
     held += [f"{d.name}/" for d in pops]
     if held and not force:
@@ -523,7 +523,8 @@ def check_out(out: Path, force: bool = False) -> None:
         if force:  # replace: earlier results (and a report made from them) would no longer match
             _remove_results(out, derived=bool(held))
             for d in pops:
-                shutil.rmtree(d)
+                if d.exists():  # not removed above as a result of OUT's own (an older run's 'report' folder)
+                    shutil.rmtree(d)
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 

@@ -143,6 +143,24 @@ def test_an_interrupted_population_run_gives_no_verdicts(tmp_path, monkeypatch):
     assert not (out / "verdicts.csv").exists() and "Across bot populations" not in res.output
 
 
+def test_a_population_may_not_take_a_name_volva_writes_in_out(tmp_path):
+    """A population named like compare's and ablate's own folders (baseline, variant, forced,
+    banned, stats, report) is refused; --force on a directory an older version filled with such
+    a population replaces it cleanly (it removed the folder twice and failed, leaving OUT empty:
+    a helper session's report)."""
+    from volva.analysis.session import check_out
+    for name in ("baseline", "variant", "forced", "banned", "stats", "report"):
+        with pytest.raises(ValueError, match=f"name '{name}' is a folder Volva writes in OUT itself"):
+            parse_populations([f"{name}=greedy*4", "b=balanced*4"], "blood-rage", 4)
+    out = tmp_path / "o"
+    for d in ("baseline/baseline/stats", "baseline/variant/stats", "b/baseline/stats", "report"):
+        (out / d).mkdir(parents=True)
+    (out / "verdicts.csv").write_text("age,card\n")
+    (out / "notes.txt").write_text("mine\n")
+    check_out(out, force=True)
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["notes.txt"]
+
+
 def test_an_earlier_population_run_is_not_overwritten_without_force(tmp_path):
     out = tmp_path / "o"
     (out / "greedy" / "forced").mkdir(parents=True)  # what a population run leaves, even before verdicts.csv
