@@ -150,8 +150,15 @@ def test_two_patches_that_disagree_on_a_field_are_refused(tmp_path, ruleset, car
     gone = _patch(tmp_path, f'["{card}"]\nremove = true\n', "gone.toml")
     with pytest.raises(RulesError, match=f"b.toml: card \"{card}\": field '{field}': {b}, but .*a.toml sets it to {a}"):
         load_ruleset(ruleset, patch=[pa, pb])
-    with pytest.raises(RulesError, match="gone.toml: .*field 'copies.*, but .*sets it to"):
+    with pytest.raises(RulesError, match="gone.toml: .*field 'remove': .*two.toml changes the card"):
         load_ruleset(ruleset, patch=[_patch(tmp_path, f'["{card}"]\ncopies{"_4p" if ruleset == "blood-rage" else ""} = 2\n',
                                             "two.toml"), gone])
+    with pytest.raises(RulesError, match=f"a.toml: .*field '{field}': .*gone.toml removes the card"):
+        load_ruleset(ruleset, patch=[gone, pa])  # a remove, then a change of the same card
+    new = ('["Test Axe"]\nadd = true\nage = 1\ntype = "battle"\ngod = "Tyr"\nvalue = 3\ncopies_4p = 1\n'
+           if ruleset == "blood-rage" else '["Test Axe"]\nadd = true\ntype = "battle"\ngod = "Thor"\nvalue = 3\n')
+    with pytest.raises(RulesError, match="drop.toml: .*field 'remove': .*add.toml changes the card"):
+        load_ruleset(ruleset, patch=[_patch(tmp_path, new, "add.toml"),
+                                     _patch(tmp_path, '["Test Axe"]\nremove = true\n', "drop.toml")])
     rs = load_ruleset(ruleset, patch=[pa, same])
     assert {int(rs.tables.card_value[i]) for i in _ids(rs, card)} == {a}

@@ -60,6 +60,7 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
             new.update({c: "0" for c in COPY_COLUMNS})
             new.update({k: str(v) for k, v in fields.items()}, name=card)
             new["_file"], new["_entry"] = str(patch_path), f"{entry} (added)"
+            note_patched(new, dict(fields, add="true"), patch_path, entry)
             rows.append(new)
             continue
         ages = change.get("ages")
@@ -75,10 +76,9 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
             if t == "quest" and "value" in fields:
                 raise RulesError(f"{patch_path}: {entry}: field 'value': a quest has no value; "
                                  "its Glory is 'quest_glory'")
+            note_patched(r, fields, patch_path, entry, remove=bool(change.get("remove")))
             if change.get("remove"):
-                note_patched(r, {c: 0 for c in COPY_COLUMNS}, patch_path, entry)
                 r.update({c: "0" for c in COPY_COLUMNS})
-            note_patched(r, fields, patch_path, entry)
             r.update({k: str(v) for k, v in fields.items()})
             r["_file"], r["_entry"] = str(patch_path), f"{entry} ({r['_entry']} of the card file)"
         if hit == 0:

@@ -231,17 +231,29 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
     return fields
 
 
-def note_patched(row: dict, changes: dict, patch_path, entry: str) -> None:
-    """Record in ``row['_set']`` which patch set each column of a card row. Raises RulesError
-    when an earlier patch (another file or table) set the same column of the card to another
-    value: with several patches the last would win without a word, so they must not disagree."""
+def note_patched(row: dict, changes: dict, patch_path, entry: str, remove: bool = False) -> None:
+    """Record in ``row['_set']`` which patch set each column of a card row (``remove``: the patch
+    removes the card). Raises RulesError when an earlier patch (another file or table) set a
+    column to another value, or removed the card another changes (or the reverse): with several
+    patches the last would win without a word, so they must not disagree."""
     seen = row["_set"] = dict(row.get("_set", {}))
+    mine = str(patch_path)
+    others = {k: v for k, v in seen.items() if v[0] != mine}
+    if remove and others:
+        k, (who, _) = next(iter(others.items()))
+        raise RulesError(f"{patch_path}: {entry}: field 'remove': {who} changes the card ('{k}'); "
+                         "allowed: patches that agree (put the change in one patch)")
+    if "remove" in others and changes:
+        raise RulesError(f"{patch_path}: {entry}: field '{next(iter(changes))}': {others['remove'][0]} removes "
+                         "the card; allowed: patches that agree (put the change in one patch)")
     for k, v in changes.items():
-        prev = seen.get(k)
-        if prev is not None and prev[0] != str(patch_path) and prev[1] != str(v):
+        prev = others.get(k)
+        if prev is not None and prev[1] != str(v):
             raise RulesError(f"{patch_path}: {entry}: field '{k}': {v}, but {prev[0]} sets it to {prev[1]}; "
                              "allowed: patches that agree on each field (put the change in one patch)")
-        seen[k] = (str(patch_path), str(v))
+        seen[k] = (mine, str(v))
+    if remove:
+        seen["remove"] = (mine, "true")
 
 
 def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, fields_ok: list[str],
@@ -269,14 +281,14 @@ def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, field
             new["copies"] = "1"
             new.update({k: str(v) for k, v in fields.items()}, name=card)
             new["_entry"] = f"{entry} (added by {patch_path})"
+            note_patched(new, dict(fields, add="true"), patch_path, entry)
             rows.append(new)
             continue
         for r in rows:
             if (r["name"] or "").strip() == card:
+                note_patched(r, fields, patch_path, entry, remove=bool(change.get("remove")))
                 if change.get("remove"):
-                    note_patched(r, {"copies": 0}, patch_path, entry)
                     r["copies"] = "0"
-                note_patched(r, fields, patch_path, entry)
                 r.update({k: str(v) for k, v in fields.items()})
                 r["_entry"] = f"{entry} (patched by {patch_path})"
     return rows
