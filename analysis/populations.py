@@ -33,20 +33,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from volva.analysis import session as _session
-
 ALPHA = 0.05
-#: names of what Volva writes in OUT itself (a population's folder would clash with them)
-RESERVED = frozenset(_n for _n in (*_session.RESULT_FILES, *_session.DERIVED_FILES) if "." not in _n)
 POPULATION_COLUMNS = ["population", "age", "card", "effect", "se", "ci_low", "ci_high", "z", "p_value", "p_adj",
                       "flagged", "n_strategies"]
 VERDICT_COLUMNS = ["age", "card", "verdict", "size_differs", "populations", "flagged_up", "flagged_down",
                    "min_effect", "max_effect", "q", "p_heterogeneity", "p_het_adj"]
 
 
-def parse_populations(specs: list[str], engine: str, players: int) -> list[tuple[str, str]]:
+def parse_populations(specs: list[str], engine: str, players: int, reserved=frozenset()) -> list[tuple[str, str]]:
     """``--population`` values -> [(name, lineup)] in the order given. ``default`` expands to the
-    engine's default set. Raises ValueError naming the bad value and what is allowed."""
+    engine's default set; ``reserved``: names a population may not take (what Volva writes in OUT
+    itself, session.OUT_FOLDERS). Raises ValueError naming the bad value and what is allowed."""
     from volva.strategies.lineup import default_populations
     out: list[tuple[str, str]] = []
     for s in specs:
@@ -60,9 +57,9 @@ def parse_populations(specs: list[str], engine: str, players: int) -> list[tuple
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
             raise ValueError(f"--population {s!r}: name {name!r}; allowed: letters, digits, '-' and '_' "
                              "(it names a folder of OUT)")
-        if name in RESERVED:
+        if name in reserved:
             raise ValueError(f"--population {s!r}: name {name!r} is a folder Volva writes in OUT itself; "
-                             f"allowed: any other name (not {', '.join(sorted(RESERVED))})")
+                             f"allowed: any other name (not {', '.join(sorted(reserved))})")
         out.append((name, lineup))
     if len(out) < 2:
         raise ValueError(f"--population: {len(out)} population(s); allowed: two or more (or 'default'), "

@@ -26,6 +26,8 @@ RESULT_FILES = ("run.json", "clans.parquet", "picks.parquet", "plays.parquet", "
 DERIVED_FILES = ("report", "compare.png", "ablate.png", "ablate.csv", "trials.csv", "deviations.csv",
                  "importances.csv", "tune_progress.png", "tune_importance.png", "tune_fresh.png", "populations.png",
                  "head_to_head.csv", "populations_strategy.csv", "populations_shape.csv")
+#: the folders among them (a --population's folder would clash with them)
+OUT_FOLDERS = frozenset(n for n in (*RESULT_FILES, *DERIVED_FILES) if "." not in n)
 
 
 class UsageError(Exception):
@@ -290,7 +292,7 @@ def populations(specs: list[str], lineup: str | None, players: int, option: list
         raise UsageError("--lineup and --population: choose one (a population is a named lineup: NAME=LINEUP)")
     rs, _, _ = setup(players, None, option, ruleset)
     try:
-        pops = parse_populations(specs, rs.engine, players)
+        pops = parse_populations(specs, rs.engine, players, OUT_FOLDERS)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     out = []

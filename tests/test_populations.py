@@ -148,10 +148,12 @@ def test_a_population_may_not_take_a_name_volva_writes_in_out(tmp_path):
     banned, stats, report) is refused; --force on a directory an older version filled with such
     a population replaces it cleanly (it removed the folder twice and failed, leaving OUT empty:
     a helper session's report)."""
-    from volva.analysis.session import check_out
+    from volva.analysis.session import OUT_FOLDERS, UsageError, check_out, populations
     for name in ("baseline", "variant", "forced", "banned", "stats", "report"):
         with pytest.raises(ValueError, match=f"name '{name}' is a folder Volva writes in OUT itself"):
-            parse_populations([f"{name}=greedy*4", "b=balanced*4"], "blood-rage", 4)
+            parse_populations([f"{name}=greedy*4", "b=balanced*4"], "blood-rage", 4, OUT_FOLDERS)
+    with pytest.raises(UsageError, match="name 'variant' is a folder"):
+        populations(["variant=greedy*4", "b=balanced*4"], None, 4, [], "blood-rage")
     out = tmp_path / "o"
     for d in ("baseline/baseline/stats", "baseline/variant/stats", "b/baseline/stats", "report"):
         (out / d).mkdir(parents=True)
