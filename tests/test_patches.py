@@ -160,5 +160,9 @@ def test_two_patches_that_disagree_on_a_field_are_refused(tmp_path, ruleset, car
     with pytest.raises(RulesError, match="drop.toml: .*field 'remove': .*add.toml changes the card"):
         load_ruleset(ruleset, patch=[_patch(tmp_path, new, "add.toml"),
                                      _patch(tmp_path, '["Test Axe"]\nremove = true\n', "drop.toml")])
+    add = _patch(tmp_path, new, "add.toml")
+    with pytest.raises(RulesError, match="add.toml: card 'Test Axe': field 'add': .*add.toml adds this card already "
+                                         "\\(the same patch given twice\\?\\)"):
+        load_ruleset(ruleset, patch=[add, add])
     rs = load_ruleset(ruleset, patch=[pa, same])
     assert {int(rs.tables.card_value[i]) for i in _ids(rs, card)} == {a}

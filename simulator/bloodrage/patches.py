@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.loading import RulesError, note_patched, patch_entry, read_toml
+from ..core.loading import RulesError, check_added_twice, note_patched, patch_entry, read_toml
 
 CARD_COLUMNS = ["age", "name", "type", "god", "value", "quest_glory", "copies_min1",
                 "copies_3p", "copies_4p", "copies_5p", "effects", "effect"]  #: cards.csv header
@@ -47,6 +47,7 @@ def apply_card_patch(rows: list[dict], patch_path: Path, data: dict | None = Non
     names = sorted({(r["name"] or "").strip() for r in rows})
     for card, change in data.items():
         entry = f"card {card!r}"
+        check_added_twice(rows, patch_path, card, change)
         fields = patch_entry(patch_path, card, change, PATCH_FIELDS, ["ages"], names)
         if change.get("add"):
             need = [k for k in ("age", "type") if k not in fields]

@@ -256,6 +256,19 @@ def note_patched(row: dict, changes: dict, patch_path, entry: str, remove: bool 
         seen["remove"] = (mine, "true")
 
 
+def check_added_twice(rows: list[dict], patch_path, card: str, change) -> None:
+    """Raise RulesError when ``change`` adds a card an earlier patch added already (the same patch
+    given twice, or two patches adding one name)."""
+    if not (isinstance(change, dict) and change.get("add") is True):
+        return
+    for r in rows:
+        who = r.get("_set", {}).get("add")
+        if who is not None and (r["name"] or "").strip() == card:
+            again = " (the same patch given twice?)" if who[0] == str(patch_path) else ""
+            raise RulesError(f"{patch_path}: card {card!r}: field 'add': {who[0]} adds this card already{again}; "
+                             "allowed: one patch that adds it (change its fields there)")
+
+
 def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, fields_ok: list[str],
                     required_new: tuple = ()) -> list[dict]:
     """Apply a card patch to rows read from a cards.csv (dicts of column -> text): one table per
@@ -272,6 +285,7 @@ def apply_row_patch(rows: list[dict], patch_path: Path, data: dict | None, field
     columns = ["name", *fields_ok]
     for card, change in data.items():
         entry = f"card {card!r}"
+        check_added_twice(rows, patch_path, card, change)
         fields = patch_entry(patch_path, card, change, fields_ok, [], names)
         if change.get("add"):
             for col in required_new:
