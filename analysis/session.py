@@ -221,7 +221,12 @@ def setup_rainbow(players, lineup, options, patch, sweep):
         rs = rainbow.load(base_opts, vh_opts, list(patch) if patch else None, sweep)
         fit_players(rs, players)
     except RulesError as exc:
-        raise UsageError(str(exc)) from None
+        msg = str(exc)
+        for k in base_opts:  # the Blood Rage game's loader names its option without the prefix given
+            if f"blood-rage.{k}" in opts and msg.startswith(f"--option {k}:"):
+                msg = f"--option blood-rage.{msg[len('--option '):]} (in --mode rainbow-bridge: blood-rage.NAME=VALUE)"
+                break
+        raise UsageError(msg) from None
     return (rs, *_lineup(lineup, players, resolve_pair))
 
 

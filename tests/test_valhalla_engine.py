@@ -443,3 +443,11 @@ def test_valhalla_scripted_calls_name_different_figures(tmp_path):
                  'calls = { 0 = ["warrior@Vingolf", "warrior@Vingolf"] }\n')
     r = run_scenario(p)
     assert not r["clans"][0]["figures"].get("Vingolf")
+
+
+def test_rainbow_bridge_names_a_blood_rage_option_as_given(tmp_path):
+    """--mode rainbow-bridge: an unknown blood-rage.NAME option is named with its prefix, as the
+    user wrote it (the Blood Rage loader's message said '--option nosuch'; a helper session)."""
+    r = runner.invoke(app, ["run", "--mode", "rainbow-bridge", "--games", "4", "--option", "blood-rage.nosuch=1",
+                            "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "--option blood-rage.nosuch: unknown option for Blood Rage" in r.output, r.output
