@@ -130,8 +130,11 @@ def test_a_card_of_another_game_is_named_before_its_fields(tmp_path):
     """A Blood Rage patch given to the Valhalla dice game: 'no such card', not "field 'value':
     unknown" (the dice game's cards have other columns; found by a helper session)."""
     from volva.simulator.core.loading import RulesError, patch_entry
-    with pytest.raises(RulesError, match="card \"Tyr's Smite\": no such card"):
+    with pytest.raises(RulesError, match="card \"Tyr's Smite\": no such card .*; it is a card of the rule set "
+                                         "'blood-rage' \\(--ruleset blood-rage\\)"):
         patch_entry(tmp_path / "p.toml", "Tyr's Smite", {"value": 4}, ["strength"], [], ["Axe Thrower", "Shield Maiden"])
+    with pytest.raises(RulesError, match="no such card \\(add 'add = true' for a new one\\)$"):  # no game has it
+        patch_entry(tmp_path / "p.toml", "Nobody's Card", {"value": 4}, ["strength"], [], ["Axe Thrower"])
     with pytest.raises(RulesError, match="field 'value': unknown"):  # a known card: its fields are checked
         patch_entry(tmp_path / "p.toml", "Axe Thrower", {"value": 4}, ["strength"], [], ["Axe Thrower"])
 

@@ -196,6 +196,19 @@ def patches_sha256(patch) -> str | None:
 
 
 
+def _games_with_card(card: str) -> list[str]:
+    """The shipped rule sets (folders of DATA_DIR) whose cards.csv has a card named ``card``: the
+    hint for a patch given to another game."""
+    import csv
+    games = []
+    for path in sorted(DATA_DIR.glob("*/cards.csv")):
+        with path.open(encoding="utf-8") as f:
+            rows = csv.DictReader(line for line in f if not line.startswith("#"))
+            if any((r.get("name") or "").strip() == card for r in rows):
+                games.append(path.parent.name)
+    return games
+
+
 def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list[str], names: list[str]) -> dict:
     """Check one card's table of a card patch: a table whose keys are card columns
     (``fields_ok``), ``remove``/``add`` (true or false) or ``extra`` keys; values integers or
@@ -211,6 +224,9 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
         import difflib
         close = difflib.get_close_matches(card, names, n=3)
         hint = f"; did you mean {', '.join(repr(x) for x in close)}?" if close else ""
+        games = _games_with_card(card)
+        if games:
+            hint += f"{' It' if close else '; it'} is a card of the rule set {' and '.join(repr(g) for g in games)} (--ruleset {games[0]})"
         raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
     bad = [k for k in change if k not in allowed]
     if bad:
