@@ -226,7 +226,8 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
         hint = f"; did you mean {', '.join(repr(x) for x in close)}?" if close else ""
         games = _games_with_card(card)
         if games:
-            hint += f"{' It' if close else '; it'} is a card of the rule set {' and '.join(repr(g) for g in games)} (--ruleset {games[0]})"
+            which = " and ".join(repr(g) for g in games)
+            hint += f"{' It' if close else '; it'} is a card of the rule set {which} (--ruleset {games[0]})"
         raise RulesError(f"{patch_path}: {entry}: no such card (add 'add = true' for a new one){hint}")
     bad = [k for k in change if k not in allowed]
     if bad:
