@@ -17,12 +17,19 @@ def fig_kind_nb(f):
 
 
 @njit(cache=True, _nrt=False)
+def battle_op_nb(op):
+    """True for an opcode that acts only in a battle (a Monster's upgrade carries it only into the
+    battles the Monster fights in: rulings R47)."""
+    return op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR
+
+
+@njit(cache=True, _nrt=False)
 def sheet_scan_nb(T, S, p, op):
     """Sum of argument a of opcode ``op`` over clan p's upgrades on its sheet (committed quests
     excluded). A Monster card counts for every opcode but the battle ones, which act only in
     battles the Monster fights in (battle_effects; rulings R47)."""
     s = 0
-    battle_op = op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR
+    battle_op = battle_op_nb(op)
     for k in range(E.VH_N_SLOTS):
         c = S.slot[p, k]
         if c < 0 or S.slot_quest[p, k] == 1 or (battle_op and T.card_type[c] == E.VCT_MONSTER):
@@ -46,7 +53,7 @@ def sheet_refresh_nb(T, S, p):
             continue
         for e in range(2):
             op = T.card_op[c, e]
-            if op < 0 or ((op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR) and T.card_type[c] == E.VCT_MONSTER):
+            if op < 0 or (battle_op_nb(op) and T.card_type[c] == E.VCT_MONSTER):
                 continue
             S.sheet[p, op] += T.card_a[c, e]
 

@@ -9,6 +9,7 @@ from ..core import enums as E
 from ..core.canon import canonical
 from .board import (
     add_glory_nb,
+    battle_op_nb,
     card_has_op_nb,
     card_op_sum_nb,
     contestable_nb,
@@ -104,7 +105,7 @@ def _fire(T, S, p, r, op, mult):
     c = S.played[p]
     if c >= 0 and T.card_type[c] == E.VCT_BATTLE and card_has_op_nb(T, c, op):
         note_fired_nb(S, c, p, op, max(card_op_sum_nb(T, c, op), 1) * mult)
-    battle_op = op <= E.VOP_DRAW_ON_WIN or op == E.VOP_BATTLE_STR
+    battle_op = battle_op_nb(op)
     for k in range(E.VH_N_SLOTS):
         x = S.slot[p, k]
         if x >= 0 and S.slot_quest[p, k] == 0 and not (battle_op and T.card_type[x] == E.VCT_MONSTER) \
