@@ -358,7 +358,8 @@ def deviations(space, best: dict, base: np.ndarray, ev: Evaluator, seed: int, ca
     difference in mean win share (over opponents, per seed block), its 95% interval, the
     one-sided p-value and Holm's adjustment over the moves; ``improves`` when that is below 5%."""
     from scipy.stats import norm
-    from statsmodels.stats.multitest import multipletests
+
+    from volva.analysis.intervals import holm
     rows = []
     for k in space.knobs:
         for v in k.neighbours(get_in(best, k.key)):
@@ -370,10 +371,9 @@ def deviations(space, best: dict, base: np.ndarray, ev: Evaluator, seed: int, ca
             rows.append({"knob": k.key, "value": ",".join(v) if isinstance(v, list) else v, "new": v, "delta": m,
                          "ci_low": lo, "ci_high": hi, "p": p})
     if rows:
-        reject, p_holm, _, _ = multipletests([r["p"] for r in rows], alpha=0.05, method="holm")
-        for r, rej, ph in zip(rows, reject, p_holm):
+        for r, ph in zip(rows, holm([r["p"] for r in rows])):
             r["p_holm"] = float(ph)
-            r["improves"] = bool(rej and r["delta"] > 0)
+            r["improves"] = bool(ph <= 0.05 and r["delta"] > 0)  # Holm rejects at 5%
     return rows
 
 
