@@ -92,10 +92,21 @@ def place(S, p, figs, loc):
         S.loc[p, f] = loc
 
 
-def monster(S, p, c, loc=E.LOC_RESERVE, slot=0):
+def monster(S, p, c, loc=E.LOC_RESERVE, slot=0, T=None):
     """Give clan p Monster card c in Monster slot ``slot``; its figure at ``loc``."""
     S.upg[p, E.SLOT_MONSTER0 + slot] = c
     S.loc[p, E.FIG_MONSTER0 + slot] = loc
+    sheets(S, T)
+
+
+def sheets(S, T=None):
+    """After a test writes S.upg by hand: every clan's kept opcode mask (S.opmask) refreshed, as
+    the engine's upgrade_nb does (board.sheet_refresh_nb); T: the rule set's tables (default: the
+    base rule set's; card opcodes do not depend on the options)."""
+    from volva.simulator.bloodrage.board import sheet_refresh_nb
+    T = ruleset().tables if T is None else T
+    for p in range(E.MAX_PLAYERS):
+        sheet_refresh_nb(T, S, p)
 
 
 def policies(n, name="greedy"):

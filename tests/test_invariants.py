@@ -16,6 +16,7 @@ from volva.simulator.bloodrage.invariants import (
     INV_MONSTER,
     INV_NAMES,
     INV_OK,
+    INV_OPMASK,
     INV_RAGE,
     INV_VILLAGES,
     check_invariants_nb,
@@ -60,6 +61,7 @@ def test_a_finished_game_is_clean_and_ended_after_three_ages(ruleset):
     (lambda S: S.hand_n.__setitem__(0, S.hand_n[0] + 1), INV_CARDS),
     (lambda S: S.upg.__setitem__((2, E.SLOT_MONSTER0), -1) or S.loc.__setitem__((2, E.FIG_MONSTER0), E.LOC_RESERVE),
      INV_MONSTER),
+    (lambda S: S.opmask.__setitem__(1, S.opmask[1] ^ (1 << E.OP_PROTECT)), INV_OPMASK),
 ])
 def test_checker_catches_corruption(ruleset, corrupt, code):
     """The harness can fail: a corrupted state is reported with the right invariant."""

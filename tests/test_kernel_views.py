@@ -10,12 +10,14 @@ import pytest
 from volva.simulator import engines
 from volva.simulator.bloodrage.board import (
     board_view_nb,
+    clan_opmask_nb,
     enemy_mask_nb,
     has_enemy_nb,
     occupancy_nb,
     presence_mask_nb,
     present_nb,
     province_masks_nb,
+    sheet_refresh_nb,
     upgrade_with_op_nb,
 )
 from volva.simulator.bloodrage.state import G_NP, new_state
@@ -65,6 +67,9 @@ def test_upgrade_with_op_agrees_with_a_scan_of_the_sheet(tables):
     ops = sorted({int(o) for o in tables.card_op[:n].ravel() if o >= 0})
     for _ in range(100):
         S.upg[0] = np.where(rng.random(E.N_SLOTS) < 0.5, rng.integers(0, n, E.N_SLOTS), -1)
+        sheet_refresh_nb(tables, S, 0)  # the kept opcode mask, as upgrade_nb refreshes it
+        assert clan_opmask_nb(tables, S, 0) == np.bitwise_or.reduce(
+            [int(tables.card_opmask[c]) for c in S.upg[0] if c >= 0] or [0])
         for op in ops:
             want = next((int(c) for c in S.upg[0] if c >= 0 and op in tables.card_op[c]), -1)
             assert upgrade_with_op_nb(tables, S, 0, op) == want, op
@@ -188,3 +193,32 @@ def test_valhalla_board_view_agrees_with_the_scans():
                 want_r, want_s = r, s
         assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)
     assert adjacent_seen > 100
+
+
+def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
+    """policy.draft_pick_nb counts the clan's cards of each god once per pick (god_counts_nb) in
+    place of a pass over hand and sheet for every card of the pack: it keeps the first card of the
+    highest pick_score_nb (DIGEST §1.5 Draft), over random hands, sheets, packs and greedy
+    parameters with synergy and hate-drafting weights."""
+    from volva.simulator.bloodrage.policy import draft_pick_nb, pick_score_nb
+    from volva.strategies.lineup import resolve_for
+    rng = np.random.default_rng(16)
+    S = new_state()[0]
+    n = int(tables.n_cards)
+    base = np.asarray(resolve_for("blood-rage")("greedy")[1], np.float64)
+    picks_seen = set()
+    for _ in range(300):
+        k = int(rng.integers(0, 8))
+        S.hand[0, :k] = rng.integers(0, n, k)
+        S.hand_n[0] = k
+        S.upg[0] = np.where(rng.random(E.N_SLOTS) < 0.4, rng.integers(0, n, E.N_SLOTS), -1)
+        params = base.copy()
+        params[E.P_SYNERGY] = rng.choice([0.0, 0.5, 2.0])
+        params[E.P_HATE] = rng.choice([0.0, 0.3])
+        m = int(rng.integers(1, 9))
+        pack = rng.integers(0, n, m).astype(np.int16)
+        want = [pick_score_nb(tables, S, 0, int(c), params) for c in pack]
+        got = draft_pick_nb(tables, S, 0, pack, m, E.POL_GREEDY, params)
+        assert got == int(np.argmax(want)), (pack.tolist(), want)
+        picks_seen.add(got)
+    assert len(picks_seen) > 4  # not always the first card

@@ -29,6 +29,7 @@ from scenario import (
     place,
     policies,
     rules,
+    sheets,
 )
 
 from volva.simulator.bloodrage.actions import do_action_nb, invade_nb, march_nb, upgrade_nb
@@ -144,6 +145,7 @@ def test_invade_cost_experts_in_arms():
     r = rules()
     S = blank(age=2)
     S.upg[0, E.SLOT_WARRIOR] = card(r, "Experts in Arms", 2)
+    sheets(S, r.tables)
     S.rage[0] = 1
     assert invades(legal(r, S, 0), W) == set()
     S.rage[0] = 2
@@ -157,6 +159,7 @@ def test_invade_cost_masters_and_brothers():
     S = blank(age=3)
     S.upg[0, E.SLOT_WARRIOR] = card(r, "Masters in Arms", 3)
     S.upg[1, E.SLOT_WARRIOR] = card(r, "Brothers in Arms", 1)
+    sheets(S, r.tables)
     assert invade_cost_nb(r.tables, S, 0, W) == 2
     assert invade_cost_nb(r.tables, S, 1, W) == 1
 
@@ -339,6 +342,7 @@ def test_upgrade_full_clan_slots_offer_replacement():
     S = blank()
     olds = [card(r, "Loki's Domain", 1), card(r, "Thor's Glory", 1), card(r, "Tyr's Domain", 1)]
     S.upg[0, E.SLOT_CLAN0:E.SLOT_CLAN0 + 3] = olds
+    sheets(S, r.tables)
     new = card(r, "Frigga's Charm", 1)
     give(S, 0, [new])
     S.rage[0] = 6
@@ -354,6 +358,7 @@ def test_frigga_charm_discount_not_below_zero():
     r = rules()
     S = blank()
     S.upg[0, E.SLOT_CLAN0] = card(r, "Frigga's Charm", 1)
+    sheets(S, r.tables)
     T = r.tables
     assert upgrade_cost_nb(T, S, 0, card(r, "Lord of Hammers", 1)) == 2
     assert upgrade_cost_nb(T, S, 0, card(r, "Brothers in Arms", 1)) == 0
@@ -553,6 +558,7 @@ def test_replacing_leader_upgrade_discards_old():
     S = blank(age=2)
     old, new = card(r, "Lord of Hammers", 1), card(r, "Lord of Axes", 2)
     S.upg[0, E.SLOT_LEADER] = old
+    sheets(S, r.tables)
     place(S, 0, E.FIG_LEADER, GIMLE)
     give(S, 0, [new])
     S.rage[0] = 3
@@ -599,6 +605,7 @@ def test_upgrade_slot_is_chosen_even_with_a_free_slot():
     S = blank()
     old = card(r, "Loki's Domain", 1)
     S.upg[0, E.SLOT_CLAN0] = old
+    sheets(S, r.tables)
     new = card(r, "Frigga's Charm", 1)
     give(S, 0, [new])
     S.rage[0] = 6

@@ -27,6 +27,7 @@ from scenario import (
     place,
     policies,
     rules,
+    sheets,
 )
 
 from volva.simulator.bloodrage.battle import battle_nb
@@ -382,6 +383,7 @@ def test_warrior_upgrade_str(name, age, n, str_):
     S = blank(2, age=age)
     if name:
         S.upg[0, E.SLOT_WARRIOR] = card(r, name, age)
+        sheets(S, r.tables)
     place(S, 0, WARRIORS[:n], GIMLE)
     assert clan_str_nb(r.tables, S, 0, GIMLE) == str_
 
@@ -391,6 +393,7 @@ def test_brothers_pairs_count_per_province():
     r = rules()
     S = blank(2)
     S.upg[0, E.SLOT_WARRIOR] = card(r, "Brothers in Arms", 1)
+    sheets(S, r.tables)
     place(S, 0, WARRIORS[:2], GIMLE)
     place(S, 0, WARRIORS[2], ANDLANG)
     assert clan_str_nb(r.tables, S, 0, GIMLE) == 3
@@ -402,6 +405,7 @@ def test_masters_in_arms_in_battle():
     r = rules()
     S = blank(2, age=3)
     S.upg[1, E.SLOT_WARRIOR] = card(r, "Masters in Arms", 3)
+    sheets(S, r.tables)
     place(S, 0, E.FIG_LEADER, GIMLE)
     place(S, 1, WARRIORS[:2], GIMLE)
     give(S, 0, [card(r, "Tyr's Bash", 1)])

@@ -5,7 +5,7 @@ check per draft knob; each cites what it checks.
 """
 import numpy as np
 import pytest
-from scenario import GIMLE, blank, card, give, place, rules
+from scenario import GIMLE, blank, card, give, place, rules, sheets
 
 from volva.analysis.records import clans_frame
 from volva.simulator import engines
@@ -59,6 +59,7 @@ def test_protect_false_never_pays(ruleset):
     S = blank(2, age=2)
     place(S, 0, W, GIMLE)
     S.upg[0, E.SLOT_CLAN0] = card(ruleset, "Frigga's Protection", 2)
+    sheets(S, ruleset.tables)
     S.rage[0] = 3
     kinds = np.array([E.POL_GREEDY] * 5, np.int8)
     params = np.tile(greedy_defaults(), (5, 1))

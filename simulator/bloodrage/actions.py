@@ -20,6 +20,7 @@ from .board import (
     monster_card_nb,
     occupancy_nb,
     on_board_nb,
+    sheet_refresh_nb,
     upgrade_cost_nb,
     upgrade_cost_with_nb,
     upgrade_with_op_nb,
@@ -356,6 +357,7 @@ def upgrade_nb(T, S, p, hi, slot, kinds, params):
             log_nb(S, E.EV_DESTROY, p, fig, S.loc[p, fig], E.CAUSE_REPLACED, 0, 0)
             S.loc[p, fig] = E.LOC_NONE
     S.upg[p, slot] = c
+    sheet_refresh_nb(T, S, p)
     log_nb(S, E.EV_UPGRADE, p, c, slot, cost, old, 0)
     note_use_nb(S, p, c, E.USE_UPGRADE)
     if fig >= 0:

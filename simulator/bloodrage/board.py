@@ -27,6 +27,8 @@ def card_op_index_nb(T, c, op):
 def upgrade_with_op_nb(T, S, p, op):
     """Card id of clan p's upgrade carrying opcode ``op``, or -1."""
     bit = np.int64(1) << op
+    if not S.opmask[p] & bit:  # most look-ups: no upgrade of the clan has it
+        return -1
     for s in range(E.N_SLOTS):
         c = S.upg[p, s]
         if c >= 0 and T.card_opmask[c] & bit:
@@ -38,13 +40,28 @@ def upgrade_with_op_nb(T, S, p, op):
 @njit(cache=True)
 def clan_opmask_nb(T, S, p):
     """Union of the opcode bitmasks (T.card_opmask) of clan p's upgrades: bit ``op`` is set when
-    upgrade_with_op_nb(T, S, p, op) >= 0 (int64; one pass over the sheet)."""
+    upgrade_with_op_nb(T, S, p, op) >= 0 (int64; the state's S.opmask, kept by sheet_refresh_nb)."""
+    return S.opmask[p]
+
+
+@canonical("p")
+@njit(cache=True)
+def sheet_opmask_nb(T, S, p):
+    """clan_opmask_nb by one pass over the sheet: what S.opmask[p] holds while it is kept."""
     m = np.int64(0)
     for s in range(E.N_SLOTS):
         c = S.upg[p, s]
         if c >= 0:
             m |= T.card_opmask[c]
     return m
+
+
+@canonical("p")
+@njit(cache=True)
+def sheet_refresh_nb(T, S, p):
+    """S.opmask[p] = sheet_opmask_nb(T, S, p): call after any change to clan p's upgrades (S.upg);
+    the invariants check the two agree (INV_OPMASK)."""
+    S.opmask[p] = sheet_opmask_nb(T, S, p)
 
 
 @canonical("p")

@@ -8,7 +8,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.record import record_violation_nb
-from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb
+from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb, sheet_opmask_nb
 from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION
 
 INV_OK = 0
@@ -21,9 +21,11 @@ INV_CARDS = 6  #: cards not conserved across deck, hands, discard, clan sheets a
 INV_MONSTER = 7  #: a Monster figure in play without its upgrade card, or the reverse
 INV_GLORY = 8  #: negative Glory from a source
 INV_UNFINISHED = 9  #: the game did not end after the third age
+INV_OPMASK = 10  #: the kept opcode mask of a clan's upgrades (S.opmask) differs from its sheet's
 #: code -> name (Blood Rage's codes are 1..31: core.record)
 INV_NAMES = dict(enumerate(("ok", "figure location", "Horns limit", "village capacity", "destroyed province",
-                            "negative Rage", "card conservation", "monster slot", "negative Glory", "unfinished game")))
+                            "negative Rage", "card conservation", "monster slot", "negative Glory", "unfinished game",
+                            "opcode mask")))
 
 
 @njit(cache=True)
@@ -72,6 +74,8 @@ def check_invariants_nb(T, S):
                 occ[l] += 1
         if on_board_nb(S, p) > horns_nb(T, S, p):
             return INV_HORNS
+        if S.opmask[p] != sheet_opmask_nb(T, S, p):
+            return INV_OPMASK
     for pr in range(E.N_PROVINCES):
         if occ[pr] > T.prov_villages[pr]:
             return INV_VILLAGES

@@ -133,20 +133,43 @@ def _plain_worth_nb(T, c):
 def pick_score_nb(T, S, p, c, params):
     """Draft score of card c for clan p: draft_score_nb plus synergy with the god's cards it holds
     or has on its sheet, plus the hate-draft weight times the card's plain worth."""
-    s = draft_score_nb(T, c, params)
-    if params[E.P_HATE] != 0.0:  # adding 0.0 would change no comparison
-        s += params[E.P_HATE] * _plain_worth_nb(T, c)
     g = T.card_god[c]
-    if g >= 0 and params[E.P_SYNERGY] != 0.0:
-        n = 0
+    n = 0
+    if g >= 0:
         for i in range(S.hand_n[p]):
             if T.card_god[S.hand[p, i]] == g:
                 n += 1
         for k in range(E.N_SLOTS):
             if S.upg[p, k] >= 0 and T.card_god[S.upg[p, k]] == g:
                 n += 1
-        s += params[E.P_SYNERGY] * n
+    return pick_score_with(T, c, params, n)
+
+
+@njit(inline="always")  # per card of a pack
+def pick_score_with(T, c, params, same_god):
+    """pick_score_nb given ``same_god``: the clan's cards (hand and sheet) of card c's god."""
+    s = draft_score_nb(T, c, params)
+    if params[E.P_HATE] != 0.0:  # adding 0.0 would change no comparison
+        s += params[E.P_HATE] * _plain_worth_nb(T, c)
+    if T.card_god[c] >= 0 and params[E.P_SYNERGY] != 0.0:
+        s += params[E.P_SYNERGY] * same_god
     return s
+
+
+@canonical("p")
+@njit(cache=True, _nrt=False)
+def god_counts_nb(T, S, p, out):
+    """out[g] = clan p's cards (hand and sheet) of card god g, int64[len(CARD_GOD_NAMES)]."""
+    out[:] = 0
+    for i in range(S.hand_n[p]):
+        g = T.card_god[S.hand[p, i]]
+        if g >= 0:
+            out[g] += 1
+    for k in range(E.N_SLOTS):
+        if S.upg[p, k] >= 0:
+            g = T.card_god[S.upg[p, k]]
+            if g >= 0:
+                out[g] += 1
 
 
 @njit(cache=True)
@@ -175,9 +198,12 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
         if i >= 0:
             return i
     params = effective_params_nb(S, p, params)
+    gods = S.w_gods[:]
+    god_counts_nb(T, S, p, gods)  # once per pick, not once per card of the pack
     best, bs = 0, NEG
     for i in range(n):
-        s = pick_score_nb(T, S, p, pack[i], params)
+        g = T.card_god[pack[i]]
+        s = pick_score_with(T, pack[i], params, gods[g] if g >= 0 else 0)
         if s > bs:
             best, bs = i, s
     return best

@@ -313,6 +313,8 @@ class ScenarioPosition:
             S.upg[p, free[0]] = cid
             if ct == E.CT_MONSTER:
                 S.loc[p, E.FIG_MONSTER0 + free[0] - E.SLOT_MONSTER0] = E.LOC_RESERVE
+        from .board import sheet_refresh_nb
+        sheet_refresh_nb(self.T, S, p)  # the kept opcode mask of the sheet (S.opmask)
         quests = self.strlist(c.get("quests", []), f"{F}.quests")
         if len(quests) > E.MAX_QUESTS:
             self.fail(f"{F}.quests", f"{len(quests)} quests; allowed: at most {E.MAX_QUESTS}")

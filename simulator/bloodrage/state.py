@@ -44,6 +44,7 @@ STATE_DTYPE = np.dtype([
     ("gs", np.int32, (N_GS,)),  # scalars, G_* indices
     ("loc", np.int8, (P5, E.NFIG)),  # figure location: province 0..8, fjord 9..12, LOC_RESERVE/VALHALLA/NONE
     ("upg", np.int16, (P5, E.N_SLOTS)),  # card id in each clan-sheet slot, -1 empty
+    ("opmask", np.int64, (P5,)),  # union of the upgrades' T.card_opmask (board.sheet_opmask_nb), kept with upg
     ("stat", np.int8, (P5, E.N_STATS)),  # step index 0..5 of Rage, Axes, Horns
     ("rage", np.int16, (P5,)),  # Rage in hand now
     ("passed", np.int8, (P5,)),  # 1 once the clan passed this Action phase (it acts no more, DIGEST §1.5)
@@ -101,6 +102,7 @@ STATE_DTYPE = np.dtype([
     ("w_params", np.float64, (P5, E.N_PARAMS)),  # a clan's parameters with its rules applied
     ("w_at", np.int64, (P5,)),  # board_view_nb: provinces with a figure of each clan (bitmask)
     ("w_here", np.int64, (P5,)),  # and where each clan is present (a Ship's fjord counting)
+    ("w_gods", np.int64, (len(E.CARD_GOD_NAMES),)),  # a clan's cards of each card god (draft_pick_nb)
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
     ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
     ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice)
@@ -145,6 +147,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.gs[G_CHECK] = 1 if check_on else 0
     _fill2(S.loc, E.LOC_RESERVE)
     _fill2(S.upg, -1)
+    _fill1(S.opmask, 0)
     _fill2(S.stat, 0)
     _fill1(S.rage, 0)
     _fill2(S.glory, 0)
