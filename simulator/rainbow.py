@@ -81,7 +81,8 @@ class RainbowBridge:
         cache = self.__dict__.setdefault("_base_cache", {})
         key = tuple(gods)
         if key not in cache:
-            cache[key] = self.base.with_missions([ms[1][g][:3] for g in key if g in ms[1]])
+            cache[key] = self.base.with_missions([ms[1][g][:3] for g in key if g in ms[1]],
+                                                 [self.valhalla.god_names[g] for g in key if g in ms[1]])
         return cache[key]
 
     def rewards(self, gods, missions: np.ndarray) -> np.ndarray:

@@ -1,6 +1,7 @@
 """Blood Rage: Valhalla engine as a whole: the invariant harness over thousands of games,
 determinism, replaceable data (a tiny board), load errors, the god sweep, Rainbow Bridge and the
 commands (run, replay, study report)."""
+import re
 import shutil
 from pathlib import Path
 
@@ -219,6 +220,12 @@ def test_rainbow_bridge_missions_and_reward_cards(rs):
     base = rb.base_for(gods)
     assert int(base.tables.n_missions) == 3 and base.tables.mission_op[:3].tolist() == [
         E.M_BATTLES, E.M_VALHALLA, E.M_PILLAGES]
+    # the replay names a completed mission by its god and condition (it said "mission 2")
+    assert base.mission_labels == ("Thor's mission battles(2)", "Loki's mission valhalla(3)", "Tyr's mission pillages(2)")
+    from volva.simulator.bloodrage.replay import replay_text
+    log = replay_text(base, ["greedy"] * 4, [resolve_pair("greedy")[0]] * 4, 9, 0)
+    done = [ln for ln in log.splitlines() if "completes Rainbow Bridge" in ln]
+    assert done and all(re.search(r"(Thor|Loki|Tyr)'s mission [a-z]+\(\d\): \+3 Glory$", ln) for ln in done), done
     from volva.simulator.engines import play_batch as base_batch
     lineup = [resolve_pair(n) for n in ("thor-warlord:thor", "balanced:loki", "greedy", "quester")]
     b = base_batch(base, [x[0] for x in lineup], game_seeds(9, 0, 300), check=True)

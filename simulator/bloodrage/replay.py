@@ -144,7 +144,8 @@ def format_event(r: Ruleset, row, names: list[str], S) -> str | None:
     if ev == E.EV_GOD_MOVE:
         return f"  {who} moves {r.god_names[a]} (god) from {loc(b)} to {loc(c)}"
     if ev == E.EV_MISSION:
-        return f"{who} completes Rainbow Bridge mission {a + 1}: +{b} Glory"
+        what = r.mission_labels[a] if a < len(r.mission_labels) else f"mission {a + 1}"
+        return f"{who} completes Rainbow Bridge {what}: +{b} Glory"
     if ev == E.EV_GOD:
         return f"  {r.god_names[a]} (god) acts in {loc(b)}" + (f" ({c})" if c else "")
     if ev == E.EV_LATE:

@@ -124,6 +124,7 @@ class Ruleset(CardLookup):
     patch_sha256: str | None = None
     draft_note: str | None = None  # ablation draft rule in force (with_draft_rule / without_card)
     engine: str = "blood-rage"  #: the engine that plays it (simulator.engines)
+    mission_labels: tuple = ()  #: Rainbow Bridge missions as a replay names them (with_missions)
     card_type_names = E.CARD_TYPE_NAMES  #: tables.card_type code -> name
     one_deck = False  #: an age deck per age (tables.card_age)
 
@@ -181,15 +182,17 @@ class Ruleset(CardLookup):
                 raise RulesError(f"{src}: age {age} deck for {players} players has {have} cards; "
                                  f"the draft deals {need} ({need // players} per clan)")
 
-    def with_missions(self, missions: list[tuple[int, int, int]]) -> Ruleset:
+    def with_missions(self, missions: list[tuple[int, int, int]], gods: list[str] | None = None) -> Ruleset:
         """A copy playing Rainbow Bridge god missions: [(M_* condition, threshold, Glory)], at most
-        MAX_MISSIONS (simulator/rainbow.py)."""
+        MAX_MISSIONS (simulator/rainbow.py); ``gods``: the god each belongs to, for the replay."""
         arr = self.tables_arr.copy()
         t = arr[0]
         t.n_missions = len(missions)
+        labels = []
         for k, (op, a, g) in enumerate(missions):
             t.mission_op[k], t.mission_a[k], t.mission_glory[k] = op, a, g
-        return replace(self, tables_arr=arr)
+            labels.append((f"{gods[k]}'s mission " if gods else "mission ") + f"{E.MISSION_NAMES[op]}({a})")
+        return replace(self, tables_arr=arr, mission_labels=tuple(labels))
 
     def card_label(self, c: int) -> str:
         """'Name (age N)' for card id ``c``."""
