@@ -158,7 +158,10 @@ def verdicts_table(long, ver, focus, top: int):
     shown = pd.concat([shown, ver[~ver["card"].isin(focus) & (ver["verdict"] != "no effect")]]).head(max(top, 1))
     t = Table(title="Across bot populations: each population's effect (95% CI; * flagged, BH q < 0.05 within "
                     "it) and the verdict (consistent / bot-dependent / partial / no effect; Cochran's Q for "
-                    "the difference between populations, BH over the cards)", title_justify="left")
+                    "the difference between populations, BH over the cards)", title_justify="left",
+              caption="—: no estimate in that population (every row of the card too small to test: under 100 "
+                      "clans, or under 5 expected wins or losses, in a group; or no clan drafted it)",
+              caption_justify="left")
     for c in ("card", "age", *pops, "p_het_adj", "verdict"):
         t.add_column(c, justify="left" if c in ("card", "verdict") else "right", no_wrap=True)
     for r in shown.itertuples():

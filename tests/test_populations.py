@@ -59,6 +59,20 @@ def test_verdicts_name_consistent_bot_dependent_partial_and_no_effect():
     assert list(verdicts(long)["verdict"]) == ["bot-dependent", "bot-dependent", "consistent", "partial", "no effect"]
 
 
+def test_the_verdicts_table_says_what_a_dash_means():
+    """A population without an estimate for a card shows '—', and the table's caption says why
+    (every row too small to test, or no clan drafted it: card_effects, ablate_effect)."""
+    from rich.console import Console
+
+    from volva.reports.console import verdicts_table
+    long = _long([("A", "strong", 0.05, 0.01), ("B", "strong", 0.04, 0.01), ("A", "rare", 0.06, 0.01)])
+    con = Console(width=240, record=True)
+    con.print(verdicts_table(long, verdicts(long), [], 10))
+    text = con.export_text()
+    rare = next(ln for ln in text.splitlines() if ln.lstrip("│ ").startswith("rare"))
+    assert "—" in rare and "—: no estimate in that population" in text and "too small to test" in text
+
+
 def test_card_effects_pool_strategies_and_ages_by_inverse_variance():
     z = 1.959963984540054
     rows = pd.DataFrame({"strategy": ["a", "b", "a"], "age": [1, 1, 2], "card": ["X", "X", "X"],
