@@ -14,7 +14,7 @@ from .state import G_NP
 @njit(cache=True)
 def card_op_index_nb(T, c, op):
     """Index k of opcode ``op`` on card c, or -1."""
-    if c < 0:
+    if c < 0 or not (T.card_opmask[c] >> op) & 1:  # most look-ups: the card has no such text
         return -1
     for k in range(E.MAX_EFFECTS):
         if T.card_op[c, k] == op:
