@@ -222,3 +222,26 @@ def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
         assert got == int(np.argmax(want)), (pack.tolist(), want)
         picks_seen.add(got)
     assert len(picks_seen) > 4  # not always the first card
+
+
+def test_draft_prices_from_the_derived_columns_are_the_branches_they_replace(tables):
+    """policy._type_score_nb and _plain_worth_nb read the card columns rules.make_tables derives
+    (card_wparam, card_wqty, card_wdiv, card_plain): bit for bit the values of greedy's draft
+    formulas by card type (DIGEST §1.5 Draft is the card's choice; these are the bot's prices)."""
+    from volva.simulator.bloodrage.policy import _plain_worth_nb, _type_score_nb
+    rng = np.random.default_rng(17)
+    n = int(tables.n_cards)
+    for _ in range(20):
+        params = rng.normal(0, 2, E.N_PARAMS)
+        for c in range(n):
+            t, v, q = int(tables.card_type[c]), int(tables.card_value[c]), int(tables.card_qglory[c])
+            if t == E.CT_BATTLE:
+                want, plain = params[E.P_W_BATTLE] * (3.0 if v < 0 else v), 3.0 if v < 0 else float(v)
+            elif t == E.CT_MONSTER:
+                want, plain = params[E.P_W_MONSTER] * v, float(v)
+            elif t == E.CT_QUEST:
+                want, plain = params[E.P_W_QUEST] * q / 3.0, q / 3.0
+            else:
+                want, plain = params[E.P_W_UPGRADE] * (2.5 if t == E.CT_WARRIOR else 1.5), 2.0
+            assert _type_score_nb(tables, c, params) == want and _plain_worth_nb(tables, c) == plain, c
+    assert {int(x) for x in tables.card_type[:n]} >= {E.CT_BATTLE, E.CT_MONSTER, E.CT_QUEST, E.CT_WARRIOR}

@@ -118,15 +118,9 @@ def draft_score_nb(T, c, params):
 
 @njit(cache=True)
 def _plain_worth_nb(T, c):
-    """A card's worth to any clan (hate-drafting): battle +STR, Monster STR, quest Glory / 3, upgrades 2."""
-    t = T.card_type[c]
-    if t == E.CT_BATTLE:
-        return 3.0 if T.card_value[c] < 0 else float(T.card_value[c])
-    if t == E.CT_MONSTER:
-        return float(T.card_value[c])
-    if t == E.CT_QUEST:
-        return T.card_qglory[c] / 3.0
-    return 2.0
+    """A card's worth to any clan (hate-drafting): battle +STR, Monster STR, quest Glory / 3, upgrades 2
+    (T.card_plain, rules.make_tables)."""
+    return T.card_plain[c]
 
 
 @njit(cache=True)
@@ -174,17 +168,9 @@ def god_counts_nb(T, S, p, out):
 
 @njit(cache=True)
 def _type_score_nb(T, c, params):
-    t = T.card_type[c]
-    if t == E.CT_BATTLE:
-        v = T.card_value[c]
-        return params[E.P_W_BATTLE] * (3.0 if v < 0 else v)
-    if t == E.CT_MONSTER:
-        return params[E.P_W_MONSTER] * T.card_value[c]
-    if t == E.CT_QUEST:
-        return params[E.P_W_QUEST] * T.card_qglory[c] / 3.0
-    if t == E.CT_WARRIOR:
-        return params[E.P_W_UPGRADE] * 2.5
-    return params[E.P_W_UPGRADE] * 1.5
+    """By type: P_W_BATTLE x +STR (X: 3), P_W_MONSTER x STR, P_W_QUEST x Glory / 3, P_W_UPGRADE x
+    2.5 (Warrior) or 1.5 (other upgrades), from the card's derived columns (rules.make_tables)."""
+    return params[T.card_wparam[c]] * T.card_wqty[c] / T.card_wdiv[c]
 
 
 @canonical("n")

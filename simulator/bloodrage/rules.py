@@ -70,6 +70,12 @@ TABLES_DTYPE = np.dtype([
     ("card_b", np.int16, (MAX_CARDS, E.MAX_EFFECTS)),  # second parameter
     ("card_opmask", np.int64, (MAX_CARDS,)),  # bit op set for each opcode of the card (from card_op)
     ("card_draft", np.int8, (MAX_CARDS,)),  # DRAFT_FREE / DRAFT_FORCED / DRAFT_BANNED (volva ablate)
+    # derived from type, value and quest Glory (make_tables): greedy's draft price of the card is
+    # params[card_wparam] * card_wqty / card_wdiv, its plain worth to anyone card_plain (policy.py)
+    ("card_wparam", np.int16, (MAX_CARDS,)),  # P_W_BATTLE / P_W_MONSTER / P_W_QUEST / P_W_UPGRADE
+    ("card_wqty", np.float64, (MAX_CARDS,)),  # +STR (3 for X), Monster STR, quest Glory, 2.5 Warrior, 1.5 other
+    ("card_wdiv", np.float64, (MAX_CARDS,)),  # 3 for a quest (Glory / 3), else 1
+    ("card_plain", np.float64, (MAX_CARDS,)),  # +STR (3 for X), Monster STR, quest Glory / 3, else 2
     ("draft_one", np.int32),  # 1: the draft rules bind one clan per game (seat seed % P), one copy per age
     ("draft_rules", np.int32),  # 1 if any card_draft entry is not DRAFT_FREE
     ("opts", np.int32, (E.N_OPTIONS,)),  # rule options (OPT_* indices)
@@ -103,7 +109,20 @@ def make_tables(fields: dict) -> np.ndarray:
     for k in range(E.MAX_EFFECTS):  # derived, so it cannot disagree with card_op
         op = rec.card_op[:, k].astype(np.int64)
         rec.card_opmask[:] |= np.where(op >= 0, np.left_shift(1, np.maximum(op, 0)), 0)
+    _draft_prices(rec)
     return arr
+
+
+def _draft_prices(rec) -> None:
+    """card_wparam, card_wqty, card_wdiv, card_plain from each card's type, value and quest Glory
+    (greedy's draft price without a branch per card; the same floating-point operations)."""
+    t, v, q = rec.card_type, rec.card_value.astype(np.float64), rec.card_qglory.astype(np.float64)
+    battle, monster, quest, warrior = (t == E.CT_BATTLE), (t == E.CT_MONSTER), (t == E.CT_QUEST), (t == E.CT_WARRIOR)
+    sv = np.where(v < 0, 3.0, v)  # a battle card's +STR, X counted 3
+    rec.card_wparam[:] = np.select([battle, monster, quest], [E.P_W_BATTLE, E.P_W_MONSTER, E.P_W_QUEST], E.P_W_UPGRADE)
+    rec.card_wqty[:] = np.select([battle, monster, quest, warrior], [sv, v, q, 2.5], 1.5)
+    rec.card_wdiv[:] = np.where(quest, 3.0, 1.0)
+    rec.card_plain[:] = np.select([battle, monster, quest], [sv, v, q / 3.0], 2.0)
 
 
 @dataclass
