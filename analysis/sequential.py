@@ -20,7 +20,8 @@ with probability 1 − alpha, so it is valid at whatever look the run stops. A s
 - ``precise``: the half-width c_k · s_k is at most ``target_halfwidth``;
 - ``fixed``: 0 in every game so far (a mirror lineup's strategy): not a quantity to test (a
   stream with no variation and a non-zero mean, e.g. one strategy above the other in every game,
-  is decided ``effect`` by its sign);
+  is decided ``effect`` by its sign); either only once its n alike outcomes would be significant
+  by themselves, an exact sign test at the look's nominal level (:func:`alike_decides`);
 
 and the run stops when every stream is decided (``tournament``: also as soon as the leader is
 decided better than every other strategy) or the budget is spent (``undecided``). The stopping point is a
@@ -101,6 +102,10 @@ class Stream:
         var = max(total2 / n - m * m, 0.0) * n / (n - 1)
         self.mean, self.se = m, math.sqrt(var / n)
         if self.se == 0:  # every outcome alike so far
+            if not alike_decides(n, crit):  # e.g. one deal, each side seated once, won by the same side
+                self.low = self.high = float("nan")
+                self.decision = "undecided"
+                return
             self.low = self.high = m
             # 0 every game: fixed by construction (a mirror lineup), nothing to test; otherwise one
             # side won every comparison: decided by its sign
@@ -116,6 +121,14 @@ class Stream:
             self.decision = "precise"
         else:
             self.decision = "undecided"
+
+
+def alike_decides(n: int, crit: float) -> bool:
+    """True when n outcomes all alike are evidence at a look with boundary ``crit``: an exact sign
+    test of n like signs (two-sided p = 2 * 2**-n) is below the look's nominal level 2(1 - Phi(crit)).
+    Without it a stream with no variation yet (2 games, one strategy ahead in both) was decided
+    by its sign however few its games (at the 0.05 level of one look, n >= 6)."""
+    return 2.0 * 0.5 ** n <= math.erfc(crit / math.sqrt(2.0))
 
 
 @dataclass

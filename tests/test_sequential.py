@@ -76,6 +76,26 @@ def test_monitor_refuses_a_look_off_the_design_and_marks_fixed_streams():
     assert mon.status == "budget spent" and len(mon.history_frame()) == 4
 
 
+def test_a_stream_with_no_variation_decides_only_when_its_signs_are_evidence():
+    """One deal played from both seats and won by the same side (2 games) is no evidence: a stream
+    with no variation decides by its sign (or as fixed, all 0) only once an exact sign test of its
+    n alike outcomes clears the look's nominal level (it decided at 2 games, so a tournament of two
+    close strategies with --until-decided named a winner after one deal in 2 runs of 3)."""
+    from volva.analysis.sequential import alike_decides
+    d = design(looks_for(2_000, 2, 2), 0.05)
+    mon = Monitor(d)
+    assert not mon.look(2, {"a − b": (2, 2.0, 2.0), "mirror": (2, 0.0, 0.0)})  # not stopped
+    assert mon.streams["a − b"].decision == "undecided" and mon.streams["mirror"].decision == "undecided"
+    assert np.isnan(mon.streams["a − b"].low)  # no interval from two alike outcomes
+    # at the fixed-sample 5% level (boundary 1.96): 6 alike outcomes (p = 2/64) decide, 5 (2/32) do not
+    assert alike_decides(6, 1.96) and not alike_decides(5, 1.96)
+    # the same stream seen long enough decides: by its sign, or as fixed when it is 0 throughout
+    n = 200
+    mon = Monitor(design(looks_for(n, n), 0.05))
+    assert mon.look(n, {"a − b": (n, float(n), float(n)), "mirror": (n, 0.0, 0.0)})
+    assert mon.streams["a − b"].decision == "effect" and mon.streams["mirror"].decision == "fixed"
+
+
 # --- the commands, end to end ---------------------------------------------------
 
 @pytest.mark.slow
