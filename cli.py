@@ -806,8 +806,9 @@ def tournament(
     pairs_n = len(names) * (len(names) - 1) // 2
     mon, step = _monitor(until_decided, n_games, look, players, n_games, alpha, pairs_n, min_effect, target_halfwidth)
     with _cluster(scheduler, workers, threads, out, force) as batches:
-        if out is not None:
-            _claim_out(out, force, False)
+        if out is not None:  # --force: the earlier tables stay until the new ones are written
+            with _usage():
+                session.check_out(out, force, defer=True)
         try:
             with _progress(f"{len(combos)} combination{'' if len(combos) == 1 else 's'}", len(combos) * n_games) as advance:
                 clans = run_tournament(rs, names, players, n_games, seed, policies=pols, progress=advance,
@@ -815,31 +816,39 @@ def tournament(
                                        decide=None if mon is None else
                                        lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
         except KeyboardInterrupt:  # the tables come from every combination's games: none to show yet
-            _err("interrupted: no tables written (a tournament needs every combination's games)")
+            _err("interrupted: no tables written (a tournament needs every combination's games)"
+                 + (f"; the tables already in {out} are unchanged" if out is not None else ""))
             raise SystemExit(130) from None
     if mon is not None:
         _sequential_report(mon, out, "pairs: difference of win share where both played")
         n_games = mon.games
     rank = ranking(clans)
     try:
-        rat = ratings(clans, anchor)
-    except ValueError as exc:
-        _fail(f"--anchor: {exc}")
+        rat, anchor_error = ratings(clans, anchor), None
+    except ValueError as exc:  # the anchor has no finite rating: the other tables stand without it
+        rat, anchor_error = None, f"--anchor: {exc}; the other tables are written, ratings.csv is not"
     mat = head_to_head(clans, order=list(rank["strategy"]))
-    console.print_wide([console.rank_table(rank, players), console.ratings_table(rat), console.h2h_table(mat)])
+    console.print_wide([console.rank_table(rank, players)] + ([console.ratings_table(rat)] if rat is not None else [])
+                       + [console.h2h_table(mat)])
     opts = session.option_args(option, module)
     typer.echo(f"{len(combos)} combination{'' if len(combos) == 1 else 's'} x {n_games:,} games = {len(combos) * n_games:,} games, "
                f"{players} players, seed {seed}, rule set {ruleset}" + (f", {', '.join(opts)}" if opts else ""))
     if out is not None:
         import json
-        rank.to_csv(out / "tournament.csv", index=False)
-        rat.to_csv(out / "ratings.csv", index=False, float_format="%.4f")
-        mat.to_csv(out / "head_to_head.csv", float_format="%.6f")
-        (out / "tournament.json").write_text(json.dumps(  # what played: the tables alone do not say
+        if force:
+            session.clear_out(out)
+        written = [out / "tournament.csv", out / "head_to_head.csv", out / "tournament.json"]
+        rank.to_csv(written[0], index=False)
+        mat.to_csv(written[1], float_format="%.6f")
+        written[2].write_text(json.dumps(  # what played: the tables alone do not say
             {"command": "tournament", "ruleset": ruleset, "players": players, "strategies": names,
              "games_per_combination": n_games, "seed": seed, "options": opts, "anchor": anchor}, indent=1))
-        typer.echo(f"wrote {out / 'tournament.csv'}, {out / 'ratings.csv'}, {out / 'head_to_head.csv'} and "
-                   f"{out / 'tournament.json'}")
+        if rat is not None:
+            rat.to_csv(out / "ratings.csv", index=False, float_format="%.4f")
+            written.insert(1, out / "ratings.csv")
+        typer.echo(f"wrote {', '.join(str(w) for w in written[:-1])} and {written[-1]}")
+    if anchor_error is not None:
+        _fail(anchor_error)
 
 
 @app.command()

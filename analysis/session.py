@@ -508,9 +508,11 @@ def release_locks() -> None:
         os.close(_LOCKS.popitem()[1])
 
 
-def check_out(out: Path, force: bool = False) -> None:
+def check_out(out: Path, force: bool = False, defer: bool = False) -> None:
     """Create ``out`` if needed, lock it (:func:`lock_out`) and prove it is a writable directory
-    holding no earlier results (unless ``force``, which removes them). Raises UsageError."""
+    holding no earlier results (unless ``force``, which removes them; with ``defer`` they stay until
+    the caller's :func:`clear_out`, for a command that writes its tables only at the end). Raises
+    UsageError."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
     if out.is_dir():
@@ -527,13 +529,22 @@ def check_out(out: Path, force: bool = False) -> None:
         lock_out(out)
         with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
             pass
-        if force:  # replace: earlier results (and a report made from them) would no longer match
-            _remove_results(out, derived=bool(held))
-            for d in pops:
-                if d.exists():  # not removed above as a result of OUT's own (an older run's 'report' folder)
-                    shutil.rmtree(d)
+        if force and not defer:  # replace: earlier results (and a report made from them) would no longer match
+            clear_out(out)
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
+
+
+def clear_out(out: Path) -> None:
+    """Remove the earlier results in ``out`` (:func:`check_out` with ``force``): result files, what
+    was made from them, population folders."""
+    held = [f for f in RESULT_FILES if (out / f).exists()]
+    pops = [d for d in out.iterdir() if d.is_dir() and d.name not in held and any(
+        (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]
+    _remove_results(out, derived=bool(held))
+    for d in pops:
+        if d.exists():  # not removed above as a result of OUT's own (an older run's 'report' folder)
+            shutil.rmtree(d)
 
 
 def _remove_results(out: Path, derived: bool) -> None:

@@ -254,3 +254,35 @@ def test_an_interrupted_tournament_says_so(monkeypatch, tmp_path):
                               "--out", str(tmp_path / "t")])
     assert res.exit_code == 130 and "interrupted: no tables written" in res.stderr, res.output
     assert not (tmp_path / "t" / "tournament.csv").exists()
+
+
+def test_force_keeps_the_earlier_tables_until_the_new_ones_are_written(monkeypatch, tmp_path):
+    """--force removed OUT's tables before playing, so a Ctrl-C left OUT empty (a helper session):
+    the earlier tables now stay until the new ones are written, and are then replaced."""
+    import volva.analysis.tournament as T
+    out = tmp_path / "t"
+    args = ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "10", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    before = {f: (out / f).read_bytes() for f in ("tournament.csv", "ratings.csv", "head_to_head.csv", "tournament.json")}
+    real = T.run_tournament
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(T, "run_tournament", stop)
+    res = runner.invoke(app, [*args, "--force", "--seed", "2"])
+    assert res.exit_code == 130 and "unchanged" in res.stderr, res.output
+    assert {f: (out / f).read_bytes() for f in before} == before
+    monkeypatch.setattr(T, "run_tournament", real)
+    assert runner.invoke(app, [*args, "--force", "--seed", "2"]).exit_code == 0
+    assert '"seed": 2' in (out / "tournament.json").read_text()
+
+
+def test_an_anchor_without_a_finite_rating_still_writes_the_other_tables(tmp_path):
+    """--anchor naming a strategy that lost every game failed after the games with nothing written
+    (a helper session): the ranking and head to head are written, ratings.csv is not, exit 2."""
+    out = tmp_path / "t"
+    res = runner.invoke(app, ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "60",
+                              "--anchor", "random", "--out", str(out)])
+    assert res.exit_code == 2 and "no finite rating" in res.stderr and "ratings.csv is not" in res.stderr, res.output
+    assert (out / "tournament.csv").exists() and (out / "head_to_head.csv").exists()
+    assert not (out / "ratings.csv").exists()
