@@ -111,6 +111,8 @@ def _resume(out: Path, writer, meta: dict) -> int:
         # stopped before its first batch was written: nothing to load, start from game 0
         if (out / "stats").exists() or (out / "stats.new").exists():
             writer.stats = Stats.load(out)
+            from volva.analysis.runner import experiment_key
+            writer.stats.check_experiment(out / "run.json", experiment_key(old))
     except (ValueError, StatsError) as exc:
         raise UsageError(str(exc)) from None
     _check_games(out, writer.stats, meta["games"])

@@ -161,7 +161,7 @@ class RunWriter:
         new = [st for st, end in self.pending if self.stats.games < end <= (lim or 0)]
         if new:
             total = self.stats.copy().add(*new)
-            total.save(self.out)
+            total.save(self.out, experiment_key(self.meta))
             self.stats = total
         self.pending = [(st, end) for st, end in self.pending if end > self.stats.games]
         if self.meta.get("games_done") != self.stats.games:
@@ -247,6 +247,15 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
 RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games",
                "card_file_sha256", "patch_sha256", "draft_rules", "sweep", "mode",
                "base_card_file_sha256")  # not batch_size: sums do not depend on it
+
+
+def experiment_key(meta: dict) -> str:
+    """SHA-256 of a run's RESUME_KEYS settings (its run.json ``meta``): stats/meta.json keeps it, so
+    sums moved from another experiment's folder are refused on --resume and by the report."""
+    import hashlib
+    import json
+    return hashlib.sha256(json.dumps({k: meta.get(k) for k in RESUME_KEYS}, sort_keys=True,
+                                     default=str).encode()).hexdigest()
 
 
 def check_resume(out: Path, meta: dict) -> dict:

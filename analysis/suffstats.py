@@ -656,10 +656,11 @@ class Stats:
 
     # ------------------------------------------------------------------ files
 
-    def save(self, run_dir: Path) -> None:
+    def save(self, run_dir: Path, experiment: str | None = None) -> None:
         """Write ``run_dir/stats/`` as a whole: every table and meta.json go to ``stats.new/``,
         which then replaces ``stats/`` by two renames, so the folder always holds one batch's
-        complete sums (``load`` falls back on ``stats.new`` between the renames)."""
+        complete sums (``load`` falls back on ``stats.new`` between the renames). ``experiment``:
+        the run's settings key (runner.experiment_key), kept in meta.json for :meth:`check_experiment`."""
         import shutil
         run_dir = Path(run_dir)
         new, cur, old = run_dir / f"{STATS_DIR}.new", run_dir / STATS_DIR, run_dir / f"{STATS_DIR}.old"
@@ -674,7 +675,9 @@ class Stats:
                 sha[k] = hashlib.sha256((new / f"{k}.parquet").read_bytes()).hexdigest()
             (new / "meta.json").write_text(json.dumps({"format": "volva-stats-4", "games": self.games,
                                                        "sha256": sha, "cards": self.cards,
-                                                       "game": self.game}, indent=1) + "\n")
+                                                       "game": self.game,
+                                                       **({"experiment": experiment} if experiment else {})},
+                                                      indent=1) + "\n")
         except OSError:  # a full disk: stats/ keeps the last complete sums; free what was written
             shutil.rmtree(new, ignore_errors=True)
             raise
@@ -727,7 +730,20 @@ class Stats:
             tables[k] = df[KEYS[k] + SUMS[k]]
         cards = meta.get("cards") if isinstance(meta.get("cards"), dict) else {}  # absent before issue 11
         game = meta.get("game") if isinstance(meta.get("game"), dict) else {}
-        return cls(tables, int(meta["games"]), cards, game)
+        st = cls(tables, int(meta["games"]), cards, game)
+        st.experiment = meta.get("experiment") if isinstance(meta.get("experiment"), str) else None
+        st.meta_path = mp
+        return st
+
+    def check_experiment(self, run_json: Path, key: str) -> None:
+        """Raise StatsError unless these loaded sums were saved by the experiment whose run.json
+        (``run_json``, settings key ``key``) they sit next to (stats saved before the key was kept
+        pass)."""
+        exp = getattr(self, "experiment", None)
+        if exp is not None and exp != key:
+            raise StatsError(f"{getattr(self, 'meta_path', STATS_DIR)}: the sums of another experiment than "
+                             f"{run_json} (seed, lineup, rule set, options or games differ); restore the run's "
+                             "own stats folder, or rerun")
 
 
 def stats_from_rows(run_dir: Path, card_gods: dict | None = None, games: int | None = None) -> Stats:

@@ -513,6 +513,39 @@ def test_resume_refuses_stats_whose_game_count_was_edited(tmp_path, monkeypatch,
     _one_line_error(res, "--resume", "meta.json", f"'games' is {games:,}")
 
 
+def test_stats_moved_from_another_experiment_are_refused(tmp_path, monkeypatch, fake_play_batch):
+    """A whole stats/ folder copied from another experiment (another seed) passed every per-table
+    check: --resume continued it under this run's run.json and the report printed its tables under
+    this run's header (a helper session). stats/meta.json keeps the experiment's settings key."""
+    import shutil
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    import volva.simulator.engines as engines
+    real = engines.play_batch
+    calls = []
+
+    def flaky(ruleset, lineup, seeds, check=False):
+        calls.append(1)
+        if len(calls) % 100 > 4:
+            raise KeyboardInterrupt
+        return real(ruleset, lineup, seeds, check)
+    monkeypatch.setattr(engines, "play_batch", flaky)
+    base = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
+            "--no-keep-rows"]
+    for d, seed in (("a", "1"), ("b", "2")):
+        calls.clear()
+        assert runner.invoke(app, base + ["--seed", seed, "--out", str(tmp_path / d)]).exit_code == 130
+    shutil.rmtree(tmp_path / "a" / "stats")
+    shutil.copytree(tmp_path / "b" / "stats", tmp_path / "a" / "stats")
+    calls.clear()
+    monkeypatch.setattr(engines, "play_batch", real)
+    res = runner.invoke(app, base + ["--seed", "1", "--out", str(tmp_path / "a"), "--resume"])
+    _one_line_error(res, "meta.json", "another experiment", "run.json")
+    res = runner.invoke(app, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "rep")])
+    _one_line_error(res, "meta.json", "another experiment")
+    res = runner.invoke(app, base + ["--seed", "2", "--out", str(tmp_path / "b"), "--resume"])
+    assert res.exit_code == 0, res.output  # its own sums resume
+
+
 def test_ctrl_c_while_study_writes_its_report_says_so(tmp_path, monkeypatch, fake_play_batch):
     """The games are all played and saved; only the report is unfinished: exit 130 and a line
     saying how to write it (helper's report, stop 33)."""
