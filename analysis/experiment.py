@@ -5,8 +5,8 @@ Every key is optional; the defaults are the main job (DEFAULT_EXPERIMENT)::
     name = "archetypes-4p"          # label in the report
     ruleset = "blood-rage"          # a directory under simulator/data/
     players = 4                     # 2..5 (the rule set's range: valhalla 3..5, valhalla-dice 2..6)
-    lineup = "tuned-4p,balanced,ragnarok-diver,thor-warlord"   # or a list; *.toml files are
-                                    # read relative to this file (default: the first `players`
+    lineup = "tuned-4p,balanced,ragnarok-diver,thor-warlord"   # or a list; *.toml and @lineup
+                                    # files are read relative to this file (default: the first `players`
                                     # of these four, greedy for a fifth)
     games = 200000
     seed = 1
@@ -122,9 +122,11 @@ def load_experiment(path: Path) -> Experiment:
         entries = []
         for x in (x.strip() for x in lu.split(",")):
             name, star, k = x.partition("*")
-            # a strategy file is read relative to the experiment file, like patches
-            if name.endswith(".toml") and not Path(name).is_absolute() and (path.parent / name).is_file():
-                name = str(path.parent / name)
+            # a strategy file (and an @lineup file) is read relative to the experiment file, like patches
+            at = "@" if name.startswith("@") else ""
+            f = name[len(at):]
+            if (at or f.endswith(".toml")) and not Path(f).is_absolute() and (path.parent / f).is_file():
+                name = at + str(path.parent / f)
             entries.append(name + star + k)
         kw["lineup"] = entries
         kw["lineup_given"] = True

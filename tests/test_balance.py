@@ -612,3 +612,18 @@ def test_force_removes_what_another_kind_of_run_left(tmp_path):
     assert res.exit_code == 0, res.output
     assert (out / "ablate.csv").exists() and not (out / "paired_cards.parquet").exists()
     assert not list(out.glob("compare_*.csv")) and not (out / "baseline").exists()
+
+
+def test_an_at_lineup_file_in_an_experiment_file_is_read_relative_to_it(tmp_path, monkeypatch):
+    """lineup = ["@sub/lineup.txt"] was read relative to the working directory while a strategy
+    file in the same list was read relative to the experiment file (a helper session)."""
+    from volva.analysis.experiment import load_experiment
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "lineup.txt").write_text("greedy\nquester  # a comment\nbalanced, thor-warlord\n")
+    f = tmp_path / "exp.toml"
+    f.write_text('players = 4\nlineup = ["@sub/lineup.txt"]\ngames = 20\n')
+    monkeypatch.chdir(tmp_path.parent)  # another directory
+    from volva.strategies.builtin import parse_lineup
+    lineup = load_experiment(f).lineup
+    assert lineup == [f"@{tmp_path / 'sub' / 'lineup.txt'}"]
+    assert parse_lineup(",".join(lineup), 4) == ["greedy", "quester", "balanced", "thor-warlord"]
