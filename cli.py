@@ -433,7 +433,9 @@ def study(
                                        keep_rows=keep_rows, ruleset=ruleset, players=players, sweep=sweep, mode=mode,
                                        lineup=[x.strip() for x in lineup.split(",")] if lineup else None)
         if resume and exp.keep_rows:
-            raise UsageError("--resume continues a stats-only study: drop --keep-rows")
+            raise UsageError("--resume continues a stats-only study: drop --keep-rows" if keep_rows else
+                             f"--resume continues a stats-only study, and {experiment} sets keep_rows = true: "
+                             "a study that keeps rows starts again without --resume (--force)")
         rs, names, pols, option = session.setup_experiment(exp, experiment)
         session.set_threads(threads)
     with _cluster(scheduler, workers, threads, out, force, resume) as batches:

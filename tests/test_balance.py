@@ -627,3 +627,14 @@ def test_an_at_lineup_file_in_an_experiment_file_is_read_relative_to_it(tmp_path
     lineup = load_experiment(f).lineup
     assert lineup == [f"@{tmp_path / 'sub' / 'lineup.txt'}"]
     assert parse_lineup(",".join(lineup), 4) == ["greedy", "quester", "balanced", "thor-warlord"]
+
+
+def test_resume_of_a_study_whose_file_keeps_rows_names_the_file(tmp_path):
+    """keep_rows = true in the experiment file, then --resume, said 'drop --keep-rows', a flag
+    never given (a helper session): the message names the file's setting."""
+    f = tmp_path / "kr.toml"
+    f.write_text("players = 4\ngames = 20\nkeep_rows = true\n")
+    res = runner.invoke(app, ["study", str(f), "--out", str(tmp_path / "o"), "--resume", "--no-report"])
+    _one_line_error(res, "kr.toml sets keep_rows = true")
+    res = runner.invoke(app, ["study", str(f), "--out", str(tmp_path / "o"), "--resume", "--keep-rows"])
+    _one_line_error(res, "drop --keep-rows")
