@@ -107,7 +107,9 @@ def load_experiment(path: Path) -> Experiment:
     d = read_toml(path, ExperimentError)
     for k, v in d.items():
         if k not in _TYPES:
-            _bad(path, k, f"unknown key; allowed: {sorted(_TYPES)}")
+            import difflib
+            close = difflib.get_close_matches(str(k), sorted(_TYPES), n=1)
+            _bad(path, k, f"unknown key; allowed: {sorted(_TYPES)}" + (f"; did you mean {close[0]!r}?" if close else ""))
         types = _TYPES[k]
         if isinstance(v, bool) and bool not in types or not isinstance(v, types):
             _bad(path, k, f"{v!r}; expected {' or '.join(t.__name__ for t in types)}")

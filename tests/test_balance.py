@@ -256,6 +256,7 @@ def test_experiment_file_errors(tmp_path):
         ("games = 'many'\n", ["games", "expected int"]),
         ("lineup = 'greedy,nobody,greedy,greedy'\n", ["nobody"]),
         ("colour = 'red'\n", ["colour", "unknown key", "allowed"]),
+        ("playerz = 4\n", ["playerz", "unknown key", "did you mean 'players'?"]),
         ("patches = ['missing.toml']\n", ["patches", "missing.toml", "not found"]),
         ("modules = ['valhalla-gods']\n", ["modules 'valhalla-gods'", "gods-of-asgard"]),
         ("options = { tie_break = 'coin' }\n", ["tie_break"]),
