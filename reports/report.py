@@ -364,6 +364,9 @@ def _read_run_json(run_dir: Path) -> dict:
         arms = [d.name for d in sorted(run_dir.iterdir()) if (d / "run.json").is_file()] if run_dir.is_dir() else []
         hint = f" (a paired experiment: report one of its arms, {', '.join(f'{run_dir / a}' for a in arms)})" \
             if arms else ""
+        if not arms and (run_dir / "tournament.json").is_file():
+            hint = (" (a tournament: its report is its tables, tournament.csv, ratings.csv and head_to_head.csv; "
+                    "volva report reads a run, study, compare arm or ablate arm)")
         raise RunDataError(f"{p}: file not found{hint}")
     from volva.analysis.suffstats import read_json_object
     meta = read_json_object(p, RunDataError)

@@ -286,3 +286,12 @@ def test_an_anchor_without_a_finite_rating_still_writes_the_other_tables(tmp_pat
     assert res.exit_code == 2 and "no finite rating" in res.stderr and "ratings.csv is not" in res.stderr, res.output
     assert (out / "tournament.csv").exists() and (out / "head_to_head.csv").exists()
     assert not (out / "ratings.csv").exists()
+
+
+def test_report_on_a_tournament_directory_says_what_it_is(tmp_path):
+    """`volva report` on a tournament's OUT said only 'run.json: file not found' (a helper session)."""
+    out = tmp_path / "t"
+    assert runner.invoke(app, ["tournament", "--strategies", "greedy,random", "--players", "2", "--games", "10",
+                               "--out", str(out)]).exit_code == 0
+    res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "r")])
+    _one_line_error(res, "run.json", "a tournament", "tournament.csv")
