@@ -109,6 +109,10 @@ def parse_strategy(doc: dict, path, card_names: list[str]) -> Strategy:
         if k not in TOP_KEYS:
             _fail(path, k, f"unknown key; allowed: {sorted(TOP_KEYS)}")
     name = doc.get("name")
+    if name is None:  # Blood Rage: Valhalla's and the dice game's strategy files have no name
+        _fail(path, "name", "missing; allowed: a non-empty name without commas (a Blood Rage strategy file names "
+                            "itself; one of another rule set, Blood Rage: Valhalla or the dice game, is read with "
+                            "that --ruleset)")
     if not isinstance(name, str) or not name.strip() or "," in name:
         _fail(path, "name", f"got {name!r}; allowed: a non-empty name without commas")
     plan = doc.get("plan", "")

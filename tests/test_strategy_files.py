@@ -39,7 +39,7 @@ BAD = {
                                                                       "thor", "loki"]),
     "unknown_card": ('name = "x"\n[draft]\ncards = { "Excalibur" = 2.0 }\n',
                      ["draft.cards.Excalibur", "unknown key", "allowed", "Thor's Glory"]),
-    "missing_name": ('[draft]\nbattle = 1.0\n', ["name", "allowed"]),
+    "missing_name": ('[draft]\nbattle = 1.0\n', ["name", "missing", "allowed", "another rule set"]),
     "bad_base": ('name = "x"\nbase = "smart"\n', ["base", "'smart'", "allowed", "greedy", "random"]),
     "not_toml": ('name = "x\n', ["not valid TOML"]),
     # a rule that could never fire (found by a helper session: it validated "ok")
