@@ -1003,6 +1003,14 @@ def dice(
                              "drop TEAMS, --rerolls and --tactic")
         if out is not None and (not str(out).strip() or out.is_file()):
             raise ValueError(f"--out {str(out)!r}: expected a directory (new or existing)")
+        if out is not None:  # before the solving, not after it
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+                import tempfile
+                with tempfile.NamedTemporaryFile(dir=out, prefix=".volva-write-test-"):
+                    pass
+            except OSError as exc:
+                raise ValueError(f"--out {str(out)!r}: not a writable directory: {exc.strerror or exc}") from None
         content = load_content(data)
         p = (load_dice(dice_file) if dice_file is not None else content.dice)[colour.strip().lower()]
         named = {t: t for t in teams} if teams else {f"{k} ({w})": w for k, w in AD.SHAPES.items()}

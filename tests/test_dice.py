@@ -310,3 +310,14 @@ def test_best_strength_equals_every_set_tried(seed):
                         if D.armable_nb(tb.cnt[s], need[[t for t in range(T) if m >> t & 1]].sum(0),
                                         int(anyn[[t for t in range(T) if m >> t & 1]].sum()), x_wild)] + [0])
             assert got[s] == want, (s, tb.cnt[s], x_wild)
+
+
+def test_volva_dice_refuses_an_unwritable_out_before_solving(tmp_path, monkeypatch):
+    """--deck --out somewhere unwritable solved and printed every card, then failed (a helper
+    session): the directory is checked first, one line, nothing solved."""
+    import volva.analysis.dice as AD
+    monkeypatch.setattr(AD, "deck_table", lambda *a, **k: pytest.fail("solved before --out was checked"))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = volva("--deck", "--out", str(blocker / "sub"))
+    assert r.exit_code == 2 and "not a writable directory" in r.stderr and r.stderr.count("\n") == 1, r.stderr
