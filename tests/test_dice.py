@@ -222,7 +222,8 @@ def test_bad_die_file_is_one_error(tmp_path, text, needle):
 @pytest.mark.parametrize("spec, needle", [
     ("hammer:3", "'hammer'; allowed weapons: spear, sword, axe, bow, shield, any"),
     ("axe:three", "strength 'three' is not a whole number"),
-    ("axe*0", "count 0; allowed: 1..6"),
+    ("axe*0", "count 0; allowed: 1..9"),
+    ("axe*5+bow*5", "10 weapon symbols; allowed: at most 9"),
     ("axe:0", "strength 0; allowed: 1..50"),
     (",".join(["axe"] * 9), "9 Warriors; allowed: 1..8"),
 ])

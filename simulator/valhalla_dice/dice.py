@@ -421,8 +421,8 @@ def parse_weapons(text: str) -> tuple[np.ndarray, int]:
             k = int(k) if k.strip() else 1
         except ValueError:
             raise ValueError(f"{part!r}: count {k!r} is not a whole number") from None
-        if not 1 <= k <= 6:
-            raise ValueError(f"{part!r}: count {k}; allowed: 1..6")
+        if not 1 <= k <= 9:  # a Warrior's total is checked by its user (a card: 6, a team: 9)
+            raise ValueError(f"{part!r}: count {k}; allowed: 1..9")
         if name == "any":
             anyn += k
         elif name in WEAPONS:
