@@ -28,6 +28,9 @@ def parse_team(text: str, content=None) -> D.Team:
     (its printed weapons and strength). Raises ValueError naming the Warrior and the allowed forms."""
     warriors = []
     for part in str(text).split(","):
+        if not part.strip():
+            raise ValueError(f"{str(text)!r}: an empty Warrior; expected weapons[:strength] like axe:3 or "
+                             "spear+sword:5, or a Warrior card's name, separated by commas")
         w, sep, s = part.strip().partition(":")
         try:
             D.parse_weapons(w)

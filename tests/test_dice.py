@@ -225,6 +225,8 @@ def test_bad_die_file_is_one_error(tmp_path, text, needle):
     ("axe*0", "count 0; allowed: 1..9"),
     ("axe*5+bow*5", "10 weapon symbols; allowed: at most 9"),
     ("axe:0", "strength 0; allowed: 1..50"),
+    ("", "an empty Warrior"),
+    ("axe:3,,bow", "an empty Warrior"),
     (",".join(["axe"] * 9), "9 Warriors; allowed: 1..8"),
 ])
 def test_bad_team_is_one_error(spec, needle):
