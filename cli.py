@@ -436,7 +436,9 @@ def study(
             raise UsageError("--resume continues a stats-only study: drop --keep-rows" if keep_rows else
                              f"--resume continues a stats-only study, and {experiment} sets keep_rows = true: "
                              "a study that keeps rows starts again without --resume (--force)")
-        rs, names, pols, option = session.setup_experiment(exp, experiment)
+        given = tuple(f for f, v in (("--players", players), ("--sweep", sweep), ("--mode", mode),
+                                     ("--ruleset", ruleset)) if v is not None)
+        rs, names, pols, option = session.setup_experiment(exp, experiment, given)
         session.set_threads(threads)
     with _cluster(scheduler, workers, threads, out, force, resume) as batches:
         run_ = play.Run(rs, names, pols, exp.players, exp.games, exp.seed, exp.batch_size, option, exp.rotate,

@@ -271,9 +271,10 @@ def study_experiment(path: Path | None, **overrides):
     return exp
 
 
-def setup_experiment(exp, path: Path | None):
+def setup_experiment(exp, path: Path | None, given: tuple = ()):
     """:func:`setup` of an experiment -> (rule set, names, policies, option args); errors name
-    the experiment file's keys (players, modules, options) rather than the flags."""
+    the experiment file's keys (players, modules, options, sweep, mode, ruleset) rather than the
+    flags, but for the flags in ``given`` (set on the command line over the file)."""
     patches = list(exp.patches) + ([(Path(f"{exp.source} [patch]"), exp.inline_patch)] if exp.inline_patch else [])
     try:
         option = exp.option_args() + module_options(exp.modules)
@@ -282,8 +283,11 @@ def setup_experiment(exp, path: Path | None):
     except UsageError as exc:
         if path is None:
             raise
-        msg = str(exc).replace("--option: options:", "options:").replace("--players", "players") \
-            .replace("--module", "modules").replace("--option", "options")
+        msg = str(exc).replace("--option: options:", "options:").replace("--module", "modules") \
+            .replace("--option", "options")
+        for flag in ("--players", "--sweep", "--mode", "--ruleset"):
+            if flag not in given:
+                msg = msg.replace(flag, flag[2:])
         raise UsageError(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None
     return rs, names, pols, option
 

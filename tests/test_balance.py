@@ -639,3 +639,15 @@ def test_resume_of_a_study_whose_file_keeps_rows_names_the_file(tmp_path):
     _one_line_error(res, "kr.toml sets keep_rows = true")
     res = runner.invoke(app, ["study", str(f), "--out", str(tmp_path / "o"), "--resume", "--keep-rows"])
     _one_line_error(res, "drop --keep-rows")
+
+
+def test_experiment_file_errors_name_its_keys_not_flags(tmp_path):
+    """A bad sweep or mode in an experiment file was reported as '--sweep ...' / '--mode ...',
+    flags never given (a helper session); a flag given over the file keeps its flag name."""
+    f = tmp_path / "sw.toml"
+    f.write_text("ruleset = 'valhalla'\nplayers = 4\nsweep = 'godsets'\ngames = 10\n")
+    res = runner.invoke(app, ["study", str(f), "--out", str(tmp_path / "o"), "--no-report"])
+    _one_line_error(res, "sw.toml: sweep 'godsets'; allowed")
+    assert "--sweep" not in res.stderr
+    res = runner.invoke(app, ["study", str(f), "--sweep", "godz", "--out", str(tmp_path / "o"), "--no-report"])
+    _one_line_error(res, "--sweep 'godz'; allowed")
