@@ -109,6 +109,11 @@ def _resume(out: Path, writer, meta: dict) -> int:
     try:
         old = check_resume(out, meta)
         # stopped before its first batch was written: nothing to load, start from game 0
+        done = old.get("games_done")
+        if not ((out / "stats").exists() or (out / "stats.new").exists()) and isinstance(done, int) and done > 0:
+            import sys
+            sys.stderr.write(f"warning: {out / 'stats'}: not found, though {out / 'run.json'} counts "
+                             f"{done:,} games done: the run starts again from game 0\n")
         if (out / "stats").exists() or (out / "stats.new").exists():
             writer.stats = Stats.load(out)
             from volva.analysis.runner import experiment_key

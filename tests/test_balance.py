@@ -651,3 +651,27 @@ def test_experiment_file_errors_name_its_keys_not_flags(tmp_path):
     assert "--sweep" not in res.stderr
     res = runner.invoke(app, ["study", str(f), "--sweep", "godz", "--out", str(tmp_path / "o"), "--no-report"])
     _one_line_error(res, "--sweep 'godz'; allowed")
+
+
+def test_resume_without_stats_says_it_starts_again(tmp_path, monkeypatch, fake_play_batch):
+    """--resume after stats/ was deleted restarted from game 0 without a word (a helper session):
+    a warning says so; the result is the uninterrupted run's."""
+    import shutil
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    import volva.simulator.engines as engines
+    real = engines.play_batch
+    calls = []
+
+    def flaky(ruleset, lineup, seeds, check=False):
+        calls.append(1)
+        if len(calls) > 4:
+            raise KeyboardInterrupt
+        return real(ruleset, lineup, seeds, check)
+    monkeypatch.setattr(engines, "play_batch", flaky)
+    args = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
+            "--no-keep-rows", "--out", str(tmp_path / "a")]
+    assert runner.invoke(app, args).exit_code == 130
+    shutil.rmtree(tmp_path / "a" / "stats")
+    monkeypatch.setattr(engines, "play_batch", real)
+    res = runner.invoke(app, args + ["--resume"])
+    assert res.exit_code == 0 and "starts again from game 0" in res.stderr, res.output
