@@ -487,23 +487,31 @@ def test_a_compare_stopped_between_its_arms_saves_both_at_the_same_games(tmp_pat
     assert int(strategy_rows(paired).set_index("strategy").loc["greedy", "n"]) == 20  # one greedy clan a game
 
 
+def _stop_after(monkeypatch, calls: int):
+    """Save after every batch, and let the engine's kernel run ``calls`` times, then raise
+    KeyboardInterrupt (a Ctrl-C mid-run); returns (the real play_batch, a reset() that lets it
+    run ``calls`` times again)."""
+    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
+    import volva.simulator.engines as engines
+    real = engines.play_batch
+    n = [0]
+
+    def flaky(ruleset, lineup, seeds, check=False):
+        n[0] += 1
+        if n[0] > calls:
+            raise KeyboardInterrupt
+        return real(ruleset, lineup, seeds, check)
+    monkeypatch.setattr(engines, "play_batch", flaky)
+    return real, lambda: n.__setitem__(0, 0)
+
+
 @pytest.mark.parametrize("games", [25000, 35])
 def test_resume_refuses_stats_whose_game_count_was_edited(tmp_path, monkeypatch, fake_play_batch, games):
     """stats/meta.json's 'games' must be what its tables hold (and no more than the run's games):
     an edited count would skip or repeat games on --resume (helper's report, stop 33)."""
     args = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
             "--no-keep-rows", "--out", str(tmp_path / "x")]
-    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
-    import volva.simulator.engines as engines
-    real = engines.play_batch
-    calls = []
-
-    def flaky(ruleset, lineup, seeds, check=False):
-        calls.append(1)
-        if len(calls) > 8:
-            raise KeyboardInterrupt
-        return real(ruleset, lineup, seeds, check)
-    monkeypatch.setattr(engines, "play_batch", flaky)
+    _stop_after(monkeypatch, 8)
     assert runner.invoke(app, args).exit_code == 130
     mp = tmp_path / "x" / "stats" / "meta.json"
     meta = json.loads(mp.read_text())
@@ -519,25 +527,16 @@ def test_stats_moved_from_another_experiment_are_refused(tmp_path, monkeypatch, 
     check: --resume continued it under this run's run.json and the report printed its tables under
     this run's header (a helper session). stats/meta.json keeps the experiment's settings key."""
     import shutil
-    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
-    import volva.simulator.engines as engines
-    real = engines.play_batch
-    calls = []
 
-    def flaky(ruleset, lineup, seeds, check=False):
-        calls.append(1)
-        if len(calls) % 100 > 4:
-            raise KeyboardInterrupt
-        return real(ruleset, lineup, seeds, check)
-    monkeypatch.setattr(engines, "play_batch", flaky)
+    import volva.simulator.engines as engines
+    real, reset = _stop_after(monkeypatch, 4)
     base = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
             "--no-keep-rows"]
     for d, seed in (("a", "1"), ("b", "2")):
-        calls.clear()
+        reset()
         assert runner.invoke(app, base + ["--seed", seed, "--out", str(tmp_path / d)]).exit_code == 130
     shutil.rmtree(tmp_path / "a" / "stats")
     shutil.copytree(tmp_path / "b" / "stats", tmp_path / "a" / "stats")
-    calls.clear()
     monkeypatch.setattr(engines, "play_batch", real)
     res = runner.invoke(app, base + ["--seed", "1", "--out", str(tmp_path / "a"), "--resume"])
     _one_line_error(res, "meta.json", "another experiment", "run.json")
@@ -657,17 +656,9 @@ def test_resume_without_stats_says_it_starts_again(tmp_path, monkeypatch, fake_p
     """--resume after stats/ was deleted restarted from game 0 without a word (a helper session):
     a warning says so; the result is the uninterrupted run's."""
     import shutil
-    monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
-    import volva.simulator.engines as engines
-    real = engines.play_batch
-    calls = []
 
-    def flaky(ruleset, lineup, seeds, check=False):
-        calls.append(1)
-        if len(calls) > 4:
-            raise KeyboardInterrupt
-        return real(ruleset, lineup, seeds, check)
-    monkeypatch.setattr(engines, "play_batch", flaky)
+    import volva.simulator.engines as engines
+    real, _ = _stop_after(monkeypatch, 4)
     args = ["run", "--players", "2", "--lineup", "greedy,random", "--games", "60", "--batch-size", "10",
             "--no-keep-rows", "--out", str(tmp_path / "a")]
     assert runner.invoke(app, args).exit_code == 130
