@@ -169,3 +169,16 @@ def test_two_patches_that_disagree_on_a_field_are_refused(tmp_path, ruleset, car
         load_ruleset(ruleset, patch=[add, add])
     rs = load_ruleset(ruleset, patch=[pa, same])
     assert {int(rs.tables.card_value[i]) for i in _ids(rs, card)} == {a}
+
+
+def test_an_experiment_file_given_as_a_patch_says_what_it_is(tmp_path):
+    """`--patch EXP.toml` (an experiment file with an inline [patch]) said "card 'players':
+    expected a table of fields" (a helper session): the error says it is an experiment file."""
+    from volva.analysis.experiment import _TYPES
+    from volva.simulator.core.loading import _EXPERIMENT_KEYS, RulesError
+    from volva.simulator.engines import load_ruleset
+    assert set(_EXPERIMENT_KEYS) <= set(_TYPES)  # the loader's list follows the experiment format
+    f = tmp_path / "exp.toml"
+    f.write_text("players = 4\ngames = 100\n[patch]\n\"Tyr's Smite\".value = 4\n")
+    with pytest.raises(RulesError, match="an experiment file .* not a card patch"):
+        load_ruleset("blood-rage", patch=f)

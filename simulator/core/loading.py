@@ -209,6 +209,12 @@ def _games_with_card(card: str) -> list[str]:
     return games
 
 
+#: top-level keys of an experiment file (analysis/experiment.py) that take a value, not a table:
+#: a patch file holding one is an experiment file given to --patch
+_EXPERIMENT_KEYS = ("name", "ruleset", "players", "lineup", "games", "seed", "batch_size", "rotate", "keep_rows",
+                    "patches", "modules", "sweep", "mode")
+
+
 def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list[str], names: list[str]) -> dict:
     """Check one card's table of a card patch: a table whose keys are card columns
     (``fields_ok``), ``remove``/``add`` (true or false) or ``extra`` keys; values integers or
@@ -218,6 +224,9 @@ def patch_entry(patch_path, card: str, change, fields_ok: list[str], extra: list
     entry = f"card {card!r}"
     allowed = fields_ok + ["remove", "add"] + extra
     if not isinstance(change, dict):
+        if card in _EXPERIMENT_KEYS:  # `volva study FILE`'s keys: its [patch] table is not a patch file
+            raise RulesError(f"{patch_path}: key {card!r}: an experiment file (volva study FILE), not a card "
+                             "patch; for --patch, put its [patch] table in a file of its own")
         raise RulesError(f"{patch_path}: {entry}: expected a table of fields (e.g. [\"{card}\"] value = 4); "
                          f"allowed fields: {allowed}")
     if change.get("add") is not True and card not in names:  # before its fields: a card of another game
