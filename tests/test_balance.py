@@ -390,7 +390,7 @@ def _saves_of(tmp_path, monkeypatch, every: str, out: str, *extra) -> list[int]:
     monkeypatch.setenv("VOLVA_SAVE_EVERY_S", every)
     saves = []
     real = St.save
-    monkeypatch.setattr(St, "save", lambda self, d: (saves.append(self.games), real(self, d)))
+    monkeypatch.setattr(St, "save", lambda self, d, *key: (saves.append(self.games), real(self, d, *key)))
     res = runner.invoke(app, ["run", "--players", "2", "--lineup", "greedy,random", "--games", "40", "--batch-size",
                               "10", "--no-keep-rows", "--out", str(tmp_path / out), *extra])
     assert res.exit_code == 0, res.output
@@ -442,11 +442,11 @@ def test_a_second_signal_during_a_save_counts_no_batch_twice(tmp_path, monkeypat
     monkeypatch.setenv("VOLVA_SAVE_EVERY_S", "0")
     real, calls = St.save, []
 
-    def interrupted(self, d):
+    def interrupted(self, d, *key):
         calls.append(self.games)
         if len(calls) == 3 and when == "before":
             raise KeyboardInterrupt
-        real(self, d)
+        real(self, d, *key)
         if len(calls) == 3 and when == "after":
             raise KeyboardInterrupt
     monkeypatch.setattr(St, "save", interrupted)
