@@ -221,8 +221,11 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     from volva.analysis.cluster import Batches
     points = checkpoints(games)
     batch_size = aligned_batch(batch_size, names, rotate)  # whole seed blocks (suffstats cluster sums)
-    # each card's god, for a report rebuilt from the row files (it loads no rule set)
+    # each card's god (and, with row files, type and value), for a report rebuilt from the row
+    # files (it loads no rule set)
     writer.meta.setdefault("card_gods", R.card_gods(rs))
+    if writer.keep_rows:
+        writer.meta.setdefault("cards", R.card_info(rs))
     def spans():  # lazily: a run of 10**12 games has 10**8 batches
         return ((first, min(batch_size, games - first)) for first in range(start, games, batch_size))
     tasks = ((first, n, rotate, points, writer.keep_rows) for first, n in spans())

@@ -451,7 +451,10 @@ def load_run_stats(run_dir: Path, meta: dict):
     # runs from before stats/ existed: the report loads no rule set, so drafted god pairs stay
     # '(none)' unless run.json names each card's god
     card_gods = meta.get("card_gods") if isinstance(meta.get("card_gods"), dict) else None
-    return stats_from_rows(run_dir, card_gods, games)
+    st = stats_from_rows(run_dir, card_gods, games)
+    if isinstance(meta.get("cards"), dict):  # type, god and value of each card (runs that keep rows)
+        st.cards = meta["cards"]
+    return st
 
 
 def build_report(run_dir: Path, out_dir: Path) -> list[Path]:
