@@ -521,10 +521,8 @@ def check_out(out: Path, force: bool = False, defer: bool = False) -> None:
         raise UsageError(f"--out {str(out)!r} exists and is not a directory")
     if out.is_dir():
         lock_out(out)  # before looking at (or removing) what another command may be writing
-    held = [f for f in RESULT_FILES if (out / f).exists()]
-    pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and d.name not in held and any(
-        (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]  # --population folders
-    held += [f"{d.name}/" for d in pops]
+    held, pops = _earlier_results(out)
+    held = held + [f"{d.name}/" for d in pops]
     if held and not force:
         raise UsageError(f"--out {str(out)!r} already holds results ({', '.join(held)}); "
                          "choose a new directory or pass --force to replace them")
@@ -539,13 +537,19 @@ def check_out(out: Path, force: bool = False, defer: bool = False) -> None:
         raise UsageError(f"--out {str(out)!r} is not a writable directory: {exc.strerror or exc}") from None
 
 
+def _earlier_results(out: Path) -> tuple[list[str], list[Path]]:
+    """(RESULT_FILES present in ``out``, its --population folders)."""
+    held = [f for f in RESULT_FILES if (out / f).exists()]
+    pops = [d for d in (out.iterdir() if out.is_dir() else ()) if d.is_dir() and d.name not in held and any(
+        (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]
+    return held, pops
+
+
 def clear_out(out: Path) -> None:
     """Remove the earlier results in ``out`` (:func:`check_out` with ``force``): result files, what
     was made from them, population folders."""
-    held = [f for f in RESULT_FILES if (out / f).exists()]
-    pops = [d for d in out.iterdir() if d.is_dir() and d.name not in held and any(
-        (d / f).exists() for f in ("baseline", "forced", "paired.parquet"))]
-    _remove_results(out, derived=bool(held))
+    held, pops = _earlier_results(out)
+    _remove_results(out, derived=bool(held or pops))
     for d in pops:
         if d.exists():  # not removed above as a result of OUT's own (an older run's 'report' folder)
             shutil.rmtree(d)
