@@ -130,7 +130,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
     STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's
     Prove Valor neighbour count (adjacency lists, tables.adj_to) gives the score of a scan of the
-    adjacency matrix, to the last bit."""
+    adjacency matrix, to the last bit, and never exceeds summon_cap_nb."""
     from volva.simulator.valhalla import policy as VP
     from volva.simulator.valhalla.board import (
         contestable_nb,
@@ -161,6 +161,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
         S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
         for p in range(E.MAX_PLAYERS):
             sheet_refresh_nb(T, S, p)
+        S.view_stale[:] = 1  # figures placed by hand (the engine calls board_changed_nb)
         S.token[:] = rng.random(S.token.shape) < 0.3
         S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
         S.claimed[:] = np.where(rng.random(S.claimed.shape) < 0.3, 0, -1)
@@ -192,6 +193,8 @@ def test_valhalla_board_view_agrees_with_the_scans():
             if s > want_s:
                 want_r, want_s = r, s
         assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)
+        for q in range(P):  # choose_action_nb skips the search when a found action beats this cap
+            assert 3.0 + VP.summon_target_nb(T, S, q, params)[1] + 1.0 < VP.summon_cap_nb(T)
     assert adjacent_seen > 100
 
 

@@ -32,6 +32,23 @@ LINEUPS = {3: ["greedy", "random", "quester"], 4: ["thor", "loki", "warlord", "r
            5: ["freya", "baldr", "tyr", "valor", "random"]}
 
 
+def test_invariants_catch_a_stale_board_view(rs):
+    """The kept board view (policy.board_view_nb recomputes only the clans flagged stale) is
+    checked: a figure moved without board_changed_nb is reported as INV_VIEW; flagged, it is not."""
+    from volva.simulator.valhalla.invariants import INV_OK, INV_VIEW, check_invariants_nb
+    from volva.simulator.valhalla.policy import board_view_nb
+    S = play_game(rs, [resolve("greedy")] * 4, seed=5)
+    board_view_nb(rs.tables, S)
+    assert check_invariants_nb(rs.tables, S) == INV_OK and not S.view_stale[:4].any()
+    f = next(f for f in range(E.VH_NFIG) if S.loc[2, f] == E.VH_LOC_RESERVE)
+    S.loc[2, f], S.summoned[2, f] = 0, 0  # onto the board by hand, board_changed_nb not called
+    assert check_invariants_nb(rs.tables, S) == INV_VIEW
+    S.view_stale[2] = 1
+    assert check_invariants_nb(rs.tables, S) == INV_OK
+    board_view_nb(rs.tables, S)
+    assert check_invariants_nb(rs.tables, S) == INV_OK and S.view_stale[2] == 0
+
+
 @pytest.mark.parametrize("P", [3, 4, 5])
 def test_invariant_harness(rs, P):
     """Over 4,000 games per player count (12,000 in all, random and greedy strategies): every

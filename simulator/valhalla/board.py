@@ -56,6 +56,14 @@ def sheet_refresh_nb(T, S, p):
             if op < 0 or (battle_op_nb(op) and T.card_type[c] == E.VCT_MONSTER):
                 continue
             S.sheet[p, op] += T.card_a[c, e]
+    board_changed_nb(S, p)  # an Elite upgrade changes its Elites' STR
+
+
+@njit(cache=True, _nrt=False)
+def board_changed_nb(S, p):
+    """Clan p's figures moved or their STR changed: policy.board_view_nb recomputes its rows of
+    the kept board view. Call after every write to S.loc, S.mon_card or the sheet."""
+    S.view_stale[p] = 1
 
 
 @njit(cache=True, _nrt=False)

@@ -10,6 +10,7 @@ from ..core.canon import canonical
 from .board import (
     add_glory_nb,
     battle_op_nb,
+    board_changed_nb,
     card_has_op_nb,
     card_op_sum_nb,
     contestable_nb,
@@ -36,6 +37,7 @@ def remove_fig_nb(T, S, p, f, dest):
     """Send clan p's figure f to ``dest`` (a kill pile, the Feast Hall or the reserve)."""
     log_nb(S, E.VEV_KILL, p, f, S.loc[p, f], dest, 0, 0)
     S.loc[p, f] = dest
+    board_changed_nb(S, p)
 
 
 @njit(cache=True, _nrt=False)
@@ -79,6 +81,7 @@ def call_to_battle_nb(T, S, c, r, kinds, params):
                 break
             S.loc[q, f] = r
             S.summoned[q, f] = 0
+            board_changed_nb(S, q)
             log_nb(S, E.VEV_CALL, q, f, l, r, 0, 0)
 
 
@@ -357,6 +360,7 @@ def reward_nb(T, S, c, r, losers, kinds, params):
                 if n < amt and (S.loc[c, f] == E.VH_LOC_FEAST or S.loc[c, f] <= E.VH_LOC_KILL0):
                     log_nb(S, E.VEV_RETURN, c, f, S.loc[c, f], 0, 0, 0)
                     S.loc[c, f] = E.VH_LOC_RESERVE
+                    board_changed_nb(S, c)
                     n += 1
         elif pw == E.VGP_BALDR:
             bi, bw = -1, -1e18

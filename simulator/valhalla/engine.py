@@ -12,6 +12,7 @@ from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
 from .board import (
     add_glory_nb,
+    board_changed_nb,
     card_op_sum_nb,
     count_in_nb,
     deck_bottom_nb,
@@ -222,6 +223,7 @@ def summon_nb(T, S, p, f, r):
     S.rage[p] -= cost
     S.loc[p, f] = r
     S.summoned[p, f] = 1
+    board_changed_nb(S, p)
     log_nb(S, E.VEV_SUMMON, p, f, r, cost, 0, 0)
     return True
 
@@ -250,6 +252,7 @@ def march_nb(T, S, p, src, dests):
         if d >= 0 and d != src:
             S.loc[p, f] = d
             S.summoned[p, f] = 0
+            board_changed_nb(S, p)
             log_nb(S, E.VEV_MARCH, p, f, src, d, 0, 0)
     return True
 
@@ -284,6 +287,7 @@ def upgrade_nb(T, S, p, c):
     if base >= 0:
         S.mon_card[p, base] = c
         S.loc[p, E.VH_FIG_MONSTER0 + base] = E.VH_LOC_RESERVE
+        board_changed_nb(S, p)
     note_use_nb(S, p, c, E.USE_UPGRADE)
     log_nb(S, E.VEV_UPGRADE, p, c, k, T.card_value[c], 0, 0)
     return True
@@ -580,6 +584,7 @@ def release_nb(T, S):
         for f in range(E.VH_NFIG):
             if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
                 S.loc[p, f] = E.VH_LOC_RESERVE
+                board_changed_nb(S, p)
                 n += 1
         if n > 0:
             log_nb(S, E.VEV_RELEASE, p, n, 0, 0, 0, 0)

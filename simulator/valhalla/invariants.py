@@ -5,7 +5,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
-from .board import sheet_scan_nb
+from .board import count_in_nb, fig_str_nb, sheet_scan_nb, str_in_nb
 from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
 
 INV_OK = 0
@@ -20,11 +20,12 @@ INV_CARDS = INV_FIRST + 6  #: cards not conserved (deck, hands, clan symbols, di
 INV_GLORY = INV_FIRST + 7  #: negative Glory from a source
 INV_UNFINISHED = INV_FIRST + 8  #: the game did not end after the third age
 INV_CLAIM = INV_FIRST + 9  #: a Reward Token on a region under a Region Token
+INV_VIEW = INV_FIRST + 10  #: a clan's kept board view (S.w_cnt, w_str, w_fmax, w_fstr) differs from its figures
 #: code -> name
 INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_RAGE, INV_CARDS, INV_GLORY,
-                      INV_UNFINISHED, INV_CLAIM),
+                      INV_UNFINISHED, INV_CLAIM, INV_VIEW),
                      ("ok", "figure location", "monster base", "clan-sheet slots", "summon region", "negative Rage",
-                      "card conservation", "negative Glory", "unfinished game", "claim")))
+                      "card conservation", "negative Glory", "unfinished game", "claim", "kept board view")))
 
 
 @njit(cache=True)
@@ -78,6 +79,8 @@ def check_invariants_nb(T, S):
         for op in range(E.N_VOPS):
             if S.sheet[p, op] != sheet_scan_nb(T, S, p, op):
                 return INV_SLOTS
+        if S.view_stale[p] == 0 and not view_kept_nb(T, S, p):
+            return INV_VIEW
         cards += S.hand_n[p] + S.saved_n[p] + S.discard_n[p]
         for k in range(S.rewards.shape[1]):  # Rainbow Bridge Reward Cards waiting for the age-1 draft
             if S.rewards[p, k] >= 0:
@@ -92,6 +95,23 @@ def check_invariants_nb(T, S):
     if S.gs[G_PHASE] == E.VPH_END and S.gs[G_AGE] != 3:
         return INV_UNFINISHED
     return INV_OK
+
+
+@njit(cache=True)
+def view_kept_nb(T, S, p):
+    """Clan p's rows of the kept board view (policy.board_view_nb) agree with its figures,
+    recomputed here figure by figure."""
+    for f in range(E.VH_NFIG):
+        if S.w_fstr[p, f] != fig_str_nb(T, S, p, f):
+            return False
+    for r in range(T.n_regions):
+        top = -1
+        for f in range(E.VH_NFIG):
+            if S.loc[p, f] == r:
+                top = max(top, fig_str_nb(T, S, p, f), 0)
+        if S.w_cnt[p, r] != count_in_nb(S, p, r) or S.w_str[p, r] != str_in_nb(T, S, p, r) or S.w_fmax[p, r] != top:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -178,34 +178,42 @@ def contest_score_nb(T, S, p, r, params, bbv):
 
 @njit(cache=True, _nrt=False)
 def board_view_nb(T, S):
-    """What one greedy action decision reads of the board, in one pass over the figures, for
-    every clan q and region r (rows past gs[G_NP], columns past n_regions untouched):
-    S.w_fstr[q, f] = fig_str_nb(T, S, q, f); S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r]
-    = str_in_nb(T, S, q, r); S.w_fmax[q, r] = the STR of q's strongest figure in r, -1 for none
-    (adjacent_str_nb reads it)."""
+    """What one greedy action decision reads of the board, for every clan q and region r (rows
+    past gs[G_NP], columns past n_regions untouched): S.w_fstr[q, f] = fig_str_nb(T, S, q, f);
+    S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r] = str_in_nb(T, S, q, r); S.w_fmax[q, r] =
+    the STR of q's strongest figure in r, -1 for none (adjacent_str_nb reads it). Kept between
+    calls: only the rows of clans whose board changed since (S.view_stale) are recomputed."""
+    for q in range(S.gs[G_NP]):
+        if S.view_stale[q]:
+            view_refresh_nb(T, S, q)
+
+
+@njit(cache=True, _nrt=False)
+def view_refresh_nb(T, S, q):
+    """Clan q's rows of board_view_nb's tables, in one pass over its figures."""
     cnt, st, fs, fmax = S.w_cnt, S.w_str, S.w_fstr, S.w_fmax
     R = T.n_regions
-    for q in range(S.gs[G_NP]):
-        elite = T.fig_str[0] + sheet_sum_nb(T, S, q, E.VOP_ELITE_STR)
-        for r in range(R):
-            cnt[q, r] = 0
-            st[q, r] = 0
-            fmax[q, r] = -1
-        for f in range(E.VH_NFIG):
-            if f < E.VH_FIG_WARRIOR0:
-                v = elite
-            elif f < E.VH_FIG_MONSTER0:
-                v = T.fig_str[1]
-            else:
-                c = S.mon_card[q, f - E.VH_FIG_MONSTER0]
-                v = T.card_value[c] if c >= 0 else 0
-            fs[q, f] = v
-            loc = S.loc[q, f]
-            if 0 <= loc < R:
-                cnt[q, loc] += 1
-                st[q, loc] += v
-                if v > fmax[q, loc]:
-                    fmax[q, loc] = max(v, 0)
+    elite = T.fig_str[0] + sheet_sum_nb(T, S, q, E.VOP_ELITE_STR)
+    for r in range(R):
+        cnt[q, r] = 0
+        st[q, r] = 0
+        fmax[q, r] = -1
+    for f in range(E.VH_NFIG):
+        if f < E.VH_FIG_WARRIOR0:
+            v = elite
+        elif f < E.VH_FIG_MONSTER0:
+            v = T.fig_str[1]
+        else:
+            c = S.mon_card[q, f - E.VH_FIG_MONSTER0]
+            v = T.card_value[c] if c >= 0 else 0
+        fs[q, f] = v
+        loc = S.loc[q, f]
+        if 0 <= loc < R:
+            cnt[q, loc] += 1
+            st[q, loc] += v
+            if v > fmax[q, loc]:
+                fmax[q, loc] = max(v, 0)
+    S.view_stale[q] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -253,6 +261,15 @@ def summon_target_nb(T, S, p, params):
         if s > bs:
             br, bs = r, s
     return br, bs
+
+
+@njit(cache=True, _nrt=False)
+def summon_cap_nb(T):
+    """An upper bound of choose_action_nb's Summon score (3 + summon_target_nb's + 1 for a
+    Monster): the largest reward_worth_nb x 0.4, 1 for an empty region, 0.3 per neighbour of the
+    region with the most, the spread (at most 0.010); the rivals' term only subtracts. With a
+    better action already found, the Summon target need not be sought."""
+    return 3.0 + 0.4 * max(10.0, float(T.glory_reward)) + 1.0 + 0.3 * T.adj_max + 0.011 + 1.0 + 1e-9
 
 
 @njit(cache=True, _nrt=False)
@@ -333,7 +350,7 @@ def choose_action_nb(T, S, p, kind, params, out):
             s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
             if s > fs:
                 fig, fs = f, s
-    if fig >= 0:
+    if fig >= 0 and best < summon_cap_nb(T):
         r, s = summon_target_nb(T, S, p, params)
         if r >= 0:
             s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)

@@ -42,6 +42,7 @@ VTABLES_DTYPE = np.dtype([
     ("adj", np.int8, (MAXR, MAXR)),  # 1 where a pathway joins two regions
     ("adj_n", np.int8, (MAXR,)),  # pathways of each region
     ("adj_to", np.int8, (MAXR, MAXR)),  # the regions each region's pathways join, ascending
+    ("adj_max", np.int8),  # the most pathways of any region (policy.summon_cap_nb)
     ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
     ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
     ("fig_str", np.int16, (2,)),  # base STR of Elites, Warriors
@@ -463,6 +464,7 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
         to = np.flatnonzero(adj[r])
         t.adj_n[r] = len(to)
         t.adj_to[r, : len(to)] = to
+    t.adj_max = t.adj_n[:R].max()
     for k in ("track", "bonus", "fig_str", "valor_glory", "pass_left"):
         t[k][:] = np.asarray(rules[k])
     t.outer_rewards[: R - 1] = rules["outer_rewards"]

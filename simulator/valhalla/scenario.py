@@ -120,6 +120,7 @@ class VScenario(ScenarioFile):
             S.reward[r] = E.VH_REWARD_NAMES.index(rw)
         for p, c in enumerate(clans):
             self.build_clan(p, c)
+        S.view_stale[:] = 1  # figures placed by hand: the kept board view is recomputed
 
     def build_clan(self, p, c):
         S, T = self.S, self.T

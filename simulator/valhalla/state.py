@@ -88,12 +88,16 @@ VSTATE_DTYPE = np.dtype([
     ("pol_kind", np.int8, (P5,)),  # the seats' policies, for the batch path (core.record.load_policies_nb)
     ("pol_params", np.float64, (P5, E.VP_N)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
-    # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
-    # field carries no reference count, where an np.empty array passed on bumps one per call)
-    ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region (policy.board_view_nb)
+    # The board as greedy reads it, kept per clan (policy.board_view_nb recomputes a clan's rows
+    # only when view_stale is set: board.board_changed_nb, called wherever a figure moves or its
+    # STR changes; the invariants check the kept rows)
+    ("view_stale", np.int8, (P5,)),
+    ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
+    # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
+    # field carries no reference count, where an np.empty array passed on bumps one per call)
     ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
     ("w_dests", np.int64, (E.VH_NFIG,)),  # a March's destination of each figure
     ("w_opts", np.int64, (64 * 3,)),  # Random's legal actions (policy._random_action_nb)
@@ -117,6 +121,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.gs[G_LOG_ON] = 1 if log_on else 0
     S.gs[G_CHECK] = 1 if check_on else 0
     S.loc[:, :] = E.VH_LOC_NONE
+    S.view_stale[:] = 1
     S.summoned[:, :] = 0
     S.mon_card[:, :] = -1
     S.slot[:, :] = -1
