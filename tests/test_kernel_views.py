@@ -165,7 +165,9 @@ def test_valhalla_board_view_agrees_with_the_scans():
         S.token[:] = rng.random(S.token.shape) < 0.3
         S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
         S.claimed[:] = np.where(rng.random(S.claimed.shape) < 0.3, 0, -1)
+        S.reward[:] = rng.integers(0, len(E.VH_REWARD_NAMES[:5]), size=S.reward.shape)
         VP.board_view_nb(T, S)
+        VP.region_view_nb(T, S)
         for q in range(P):
             for f in range(E.VH_NFIG):
                 assert S.w_fstr[q, f] == fig_str_nb(T, S, q, f)
@@ -189,7 +191,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
             for x in range(R):
                 if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
                     s += 0.3
-            s += 0.001 * ((r * 7 + p * 3) % 11)
+            s += 0.001 * ((r * 7 + p * 3) % 11)  # tables.spread
             if s > want_s:
                 want_r, want_s = r, s
         assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)

@@ -31,7 +31,7 @@ from .board import (
 )
 from .contest import contest_nb, remove_fig_nb
 from .invariants import checkpoint_nb
-from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb
+from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb, region_view_nb
 from .state import G_AGE, G_CAPPED, G_DECK_N, G_DECK_TOTAL, G_FIRST, G_NP, G_REMOVED, G_TURNS, log_nb, note_use_nb
 
 
@@ -95,6 +95,7 @@ def setup_nb(T, S, god_plan, start):
     S.gs[G_DECK_N] = n
     S.gs[G_DECK_TOTAL] = n
     S.gs[G_FIRST] = 0
+    region_view_nb(T, S)
 
 
 @njit(cache=True)
@@ -130,6 +131,7 @@ def god_arrives_nb(T, S):
         return
     S.token[r] = 0
     S.god_at[r] = g
+    region_view_nb(T, S)
     log_nb(S, E.VEV_GOD, -1, g, r, 0, 0, 0)
 
 
@@ -607,6 +609,7 @@ def end_age_nb(T, S, kinds, params):
     P = S.gs[G_NP]
     for r in range(T.n_regions):
         S.claimed[r] = -1
+    region_view_nb(T, S)
     for p in range(P):
         S.claims[p] = 0
         for r in range(T.n_regions):

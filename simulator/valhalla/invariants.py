@@ -5,7 +5,8 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
-from .board import count_in_nb, fig_str_nb, sheet_scan_nb, str_in_nb
+from .board import contestable_nb, count_in_nb, fig_str_nb, is_common_nb, sheet_scan_nb, str_in_nb
+from .policy import reward_worth_nb
 from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
 
 INV_OK = 0
@@ -20,7 +21,8 @@ INV_CARDS = INV_FIRST + 6  #: cards not conserved (deck, hands, clan symbols, di
 INV_GLORY = INV_FIRST + 7  #: negative Glory from a source
 INV_UNFINISHED = INV_FIRST + 8  #: the game did not end after the third age
 INV_CLAIM = INV_FIRST + 9  #: a Reward Token on a region under a Region Token
-INV_VIEW = INV_FIRST + 10  #: a clan's kept board view (S.w_cnt, w_str, w_fmax, w_fstr) differs from its figures
+INV_VIEW = INV_FIRST + 10  #: the kept board view differs from the board: a clan's (S.w_cnt, w_str, w_fmax, w_fstr)
+#: or a region's (S.rv_*, policy.region_view_nb)
 #: code -> name
 INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_RAGE, INV_CARDS, INV_GLORY,
                       INV_UNFINISHED, INV_CLAIM, INV_VIEW),
@@ -92,6 +94,8 @@ def check_invariants_nb(T, S):
     for r in range(T.n_regions):
         if S.claimed[r] >= 0 and S.token[r] == 1:
             return INV_CLAIM
+    if not regions_kept_nb(T, S):
+        return INV_VIEW
     if S.gs[G_PHASE] == E.VPH_END and S.gs[G_AGE] != 3:
         return INV_UNFINISHED
     return INV_OK
@@ -110,6 +114,22 @@ def view_kept_nb(T, S, p):
             if S.loc[p, f] == r:
                 top = max(top, fig_str_nb(T, S, p, f), 0)
         if S.w_cnt[p, r] != count_in_nb(S, p, r) or S.w_str[p, r] != str_in_nb(T, S, p, r) or S.w_fmax[p, r] != top:
+            return False
+    return True
+
+
+@njit(cache=True)
+def regions_kept_nb(T, S):
+    """The kept region view (policy.region_view_nb) agrees with the tokens, gods, claims and
+    rewards, recomputed here from the adjacency matrix."""
+    for r in range(T.n_regions):
+        near = 0
+        for x in range(T.n_regions):
+            if T.adj[r, x] == 1 and (S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1):
+                near += 1
+        if (S.rv_common[r] != is_common_nb(T, S, r) or S.rv_open[r] != contestable_nb(T, S, r)
+                or S.rv_valor[r] != (S.god_at[r] >= 0 or r == T.valhalla) or S.rv_near[r] != near
+                or S.rv_worth[r] != reward_worth_nb(T, S, r)):
             return False
     return True
 

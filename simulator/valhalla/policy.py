@@ -146,11 +146,30 @@ def reward_worth_nb(T, S, r):
 
 
 @njit(cache=True, _nrt=False)
+def region_view_nb(T, S):
+    """What greedy reads of each region r < n_regions, kept in S until the next change to a
+    Region Token, god, claim or reward (call after each): S.rv_common[r] = is_common_nb,
+    S.rv_open[r] = contestable_nb, S.rv_valor[r] (a god's region or Valhalla), S.rv_near[r] (its
+    neighbours with a god or a Region Token, or Valhalla: summon_target_nb), S.rv_worth[r] =
+    reward_worth_nb."""
+    for r in range(T.n_regions):
+        S.rv_common[r] = is_common_nb(T, S, r)
+        S.rv_open[r] = contestable_nb(T, S, r)
+        S.rv_valor[r] = S.god_at[r] >= 0 or r == T.valhalla
+        S.rv_worth[r] = reward_worth_nb(T, S, r)
+        n = 0
+        for k in range(T.adj_n[r]):  # the adjacency is symmetric: rules.py checks it
+            x = T.adj_to[r, k]
+            n += S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1
+        S.rv_near[r] = n
+
+
+@njit(cache=True, _nrt=False)
 def contest_score_nb(T, S, p, r, params, bbv):
     """Greedy score of contesting r now (NEG if unwise); reads board_view_nb's tables; bbv: clan
     p's best battle card value (best_battle_value_nb)."""
     cnt, st = S.w_cnt, S.w_str
-    if not contestable_nb(T, S, r) or cnt[p, r] == 0:
+    if not S.rv_open[r] or cnt[p, r] == 0:
         return NEG
     if S.contests[p, r] >= 2:  # two failed contests there this age: free actions must not loop
         return NEG
@@ -168,7 +187,7 @@ def contest_score_nb(T, S, p, r, params, bbv):
         e = st[q, r] + max(a, 0) + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0)
         if e > enemy:
             enemy = e
-    w = reward_worth_nb(T, S, r)
+    w = S.rv_worth[r]
     if not opposed:
         return w + 3.0
     if mine - enemy < params[E.VP_CONTEST_MARGIN]:
@@ -235,19 +254,15 @@ def adjacent_str_nb(T, S, q, r):
 def summon_target_nb(T, S, p, params):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
     where clan p is strongest relative to its rivals, next to god regions and Valhalla. Reads
-    board_view_nb's tables."""
+    board_view_nb's and region_view_nb's tables."""
     cnt, st = S.w_cnt, S.w_str
     br, bs = -1, NEG
     for r in range(T.n_regions):
-        if not is_common_nb(T, S, r):
+        if not S.rv_common[r]:
             continue
-        vadj = 0  # Prove Valor regions next to r (the adjacency is symmetric: rules.py checks it)
-        for k in range(T.adj_n[r]):
-            x = T.adj_to[r, k]
-            vadj += S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1
         s = 0.0
-        if contestable_nb(T, S, r):
-            s += reward_worth_nb(T, S, r) * 0.4
+        if S.rv_open[r]:
+            s += S.rv_worth[r] * 0.4
             if cnt[p, r] == 0:
                 s += 1.0
         rival = 0
@@ -255,9 +270,9 @@ def summon_target_nb(T, S, p, params):
             if q != p:
                 rival = max(rival, st[q, r])
         s -= 0.5 * max(rival - st[p, r], 0)
-        for _ in range(vadj):  # next to a Prove Valor region (added one by one: the same sum)
+        for _ in range(S.rv_near[r]):  # next to a Prove Valor region (added one by one: the same sum)
             s += 0.3
-        s += 0.001 * ((r * 7 + p * 3) % 11)  # stable spread between clans
+        s += T.spread[p, r]  # stable spread between clans
         if s > bs:
             br, bs = r, s
     return br, bs
@@ -275,12 +290,13 @@ def summon_cap_nb(T):
 @njit(cache=True, _nrt=False)
 def valor_region_nb(T, S, p, params):
     """(source region, target region, score) for a March into a Prove Valor region (god or
-    Valhalla) where clan p would reach the majority. Reads board_view_nb's tables."""
+    Valhalla) where clan p would reach the majority. Reads board_view_nb's and region_view_nb's
+    tables."""
     cnt = S.w_cnt
     best_s, bsrc, bdst = NEG, -1, -1
     vg = T.valor_glory[S.gs[G_AGE] - 1]
     for dst in range(T.n_regions):
-        if not (S.god_at[dst] >= 0 or dst == T.valhalla):
+        if not S.rv_valor[dst]:
             continue
         top = 0
         for q in range(S.gs[G_NP]):
@@ -292,7 +308,7 @@ def valor_region_nb(T, S, p, params):
             n = cnt[p, src]
             if n == 0:
                 continue
-            if S.god_at[src] >= 0 or src == T.valhalla:  # do not leave a Prove Valor majority it holds
+            if S.rv_valor[src]:  # do not leave a Prove Valor majority it holds
                 top_src = 0
                 for q in range(S.gs[G_NP]):
                     if q != p:
@@ -304,7 +320,7 @@ def valor_region_nb(T, S, p, params):
                 continue
             # expected Prove Valor Glory, discounted while Rage remains for contests
             s = params[E.VP_VALOR] * vg * tot * (0.35 if S.rage[p] > 2 else 1.0)
-            if S.claimed[src] >= 0 or not contestable_nb(T, S, src):
+            if not S.rv_open[src]:  # claimed, or under a Region Token
                 s += 1.0  # nothing left to win there this age
             if s > best_s:
                 best_s, bsrc, bdst = s, src, dst

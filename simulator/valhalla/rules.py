@@ -43,6 +43,7 @@ VTABLES_DTYPE = np.dtype([
     ("adj_n", np.int8, (MAXR,)),  # pathways of each region
     ("adj_to", np.int8, (MAXR, MAXR)),  # the regions each region's pathways join, ascending
     ("adj_max", np.int8),  # the most pathways of any region (policy.summon_cap_nb)
+    ("spread", np.float64, (E.MAX_PLAYERS, MAXR)),  # greedy's Summon tie-break: 0.001 x ((7 region + 3 seat) % 11)
     ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
     ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
     ("fig_str", np.int16, (2,)),  # base STR of Elites, Warriors
@@ -465,6 +466,8 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
         t.adj_n[r] = len(to)
         t.adj_to[r, : len(to)] = to
     t.adj_max = t.adj_n[:R].max()
+    seat, region = np.indices(t.spread.shape)
+    t.spread[:] = 0.001 * ((region * 7 + seat * 3) % 11)
     for k in ("track", "bonus", "fig_str", "valor_glory", "pass_left"):
         t[k][:] = np.asarray(rules[k])
     t.outer_rewards[: R - 1] = rules["outer_rewards"]

@@ -46,6 +46,7 @@ from ..core import enums as E
 from ..core.loading import ScenarioError
 from ..core.scenario import ScenarioFile, load_with_options, play_step
 from .board import sheet_refresh_nb
+from .policy import region_view_nb
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
@@ -121,6 +122,7 @@ class VScenario(ScenarioFile):
         for p, c in enumerate(clans):
             self.build_clan(p, c)
         S.view_stale[:] = 1  # figures placed by hand: the kept board view is recomputed
+        region_view_nb(T, S)  # tokens, gods and rewards placed by hand
 
     def build_clan(self, p, c):
         S, T = self.S, self.T

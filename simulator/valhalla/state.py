@@ -96,6 +96,13 @@ VSTATE_DTYPE = np.dtype([
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
+    # The regions as greedy reads them, kept between decisions (policy.region_view_nb, called
+    # wherever a Region Token, god, claim or reward changes; the invariants check them)
+    ("rv_common", np.int8, (E.VH_MAX_REGIONS,)),  # board.is_common_nb
+    ("rv_open", np.int8, (E.VH_MAX_REGIONS,)),  # board.contestable_nb
+    ("rv_valor", np.int8, (E.VH_MAX_REGIONS,)),  # a Prove Valor region: a god's, or Valhalla
+    ("rv_near", np.int8, (E.VH_MAX_REGIONS,)),  # neighbours with a god or a Region Token, or Valhalla
+    ("rv_worth", np.float64, (E.VH_MAX_REGIONS,)),  # policy.reward_worth_nb
     # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
     # field carries no reference count, where an np.empty array passed on bumps one per call)
     ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
