@@ -130,7 +130,8 @@ def test_valhalla_board_view_agrees_with_the_scans():
     adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
     STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's
     Prove Valor neighbour count (adjacency lists, tables.adj_to) gives the score of a scan of the
-    adjacency matrix, to the last bit, and never exceeds summon_cap_nb."""
+    adjacency matrix, to the last bit, and never exceeds summon_cap_nb (valor_region_nb's score
+    never exceeds valor_cap_nb)."""
     from volva.simulator.valhalla import policy as VP
     from volva.simulator.valhalla.board import (
         contestable_nb,
@@ -151,7 +152,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     S = vh_state()[0]
     n = int(T.n_cards)
     params = np.zeros(E.VP_N)
-    adjacent_seen = 0
+    adjacent_seen = valor_seen = 0
     for _ in range(150):
         P = int(rng.integers(2, E.MAX_PLAYERS + 1))
         S.gs[VG_NP], S.gs[G_AGE] = P, int(rng.integers(1, 4))
@@ -197,7 +198,13 @@ def test_valhalla_board_view_agrees_with_the_scans():
         assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)
         for q in range(P):  # choose_action_nb skips the search when a found action beats this cap
             assert 3.0 + VP.summon_target_nb(T, S, q, params)[1] + 1.0 < VP.summon_cap_nb(T)
-    assert adjacent_seen > 100
+            assert S.w_onb[q] == sum(count_in_nb(S, q, r) for r in range(R))
+            vp = params.copy()
+            vp[E.VP_VALOR] = rng.normal(0.0, 3.0)
+            src, _, s = VP.valor_region_nb(T, S, q, vp)
+            assert src < 0 or s < VP.valor_cap_nb(T, S, q, vp)
+            valor_seen += src >= 0
+    assert adjacent_seen > 100 and valor_seen > 50
 
 
 def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):

@@ -21,7 +21,7 @@ INV_CARDS = INV_FIRST + 6  #: cards not conserved (deck, hands, clan symbols, di
 INV_GLORY = INV_FIRST + 7  #: negative Glory from a source
 INV_UNFINISHED = INV_FIRST + 8  #: the game did not end after the third age
 INV_CLAIM = INV_FIRST + 9  #: a Reward Token on a region under a Region Token
-INV_VIEW = INV_FIRST + 10  #: the kept board view differs from the board: a clan's (S.w_cnt, w_str, w_fmax, w_fstr)
+INV_VIEW = INV_FIRST + 10  #: the kept board view differs from the board: a clan's (S.w_cnt, w_str, w_fmax, w_fstr, w_onb)
 #: or a region's (S.rv_*, policy.region_view_nb)
 #: code -> name
 INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_RAGE, INV_CARDS, INV_GLORY,
@@ -108,14 +108,16 @@ def view_kept_nb(T, S, p):
     for f in range(E.VH_NFIG):
         if S.w_fstr[p, f] != fig_str_nb(T, S, p, f):
             return False
+    onb = 0
     for r in range(T.n_regions):
+        onb += count_in_nb(S, p, r)
         top = -1
         for f in range(E.VH_NFIG):
             if S.loc[p, f] == r:
                 top = max(top, fig_str_nb(T, S, p, f), 0)
         if S.w_cnt[p, r] != count_in_nb(S, p, r) or S.w_str[p, r] != str_in_nb(T, S, p, r) or S.w_fmax[p, r] != top:
             return False
-    return True
+    return S.w_onb[p] == onb
 
 
 @njit(cache=True)

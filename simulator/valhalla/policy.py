@@ -200,7 +200,8 @@ def board_view_nb(T, S):
     """What one greedy action decision reads of the board, for every clan q and region r (rows
     past gs[G_NP], columns past n_regions untouched): S.w_fstr[q, f] = fig_str_nb(T, S, q, f);
     S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r] = str_in_nb(T, S, q, r); S.w_fmax[q, r] =
-    the STR of q's strongest figure in r, -1 for none (adjacent_str_nb reads it). Kept between
+    the STR of q's strongest figure in r, -1 for none (adjacent_str_nb reads it); S.w_onb[q] =
+    q's figures on the board. Kept between
     calls: only the rows of clans whose board changed since (S.view_stale) are recomputed."""
     for q in range(S.gs[G_NP]):
         if S.view_stale[q]:
@@ -217,6 +218,7 @@ def view_refresh_nb(T, S, q):
         cnt[q, r] = 0
         st[q, r] = 0
         fmax[q, r] = -1
+    onb = 0
     for f in range(E.VH_NFIG):
         if f < E.VH_FIG_WARRIOR0:
             v = elite
@@ -232,6 +234,8 @@ def view_refresh_nb(T, S, q):
             st[q, loc] += v
             if v > fmax[q, loc]:
                 fmax[q, loc] = max(v, 0)
+            onb += 1
+    S.w_onb[q] = onb
     S.view_stale[q] = 0
 
 
@@ -285,6 +289,14 @@ def summon_cap_nb(T):
     region with the most, the spread (at most 0.010); the rivals' term only subtracts. With a
     better action already found, the Summon target need not be sought."""
     return 3.0 + 0.4 * max(10.0, float(T.glory_reward)) + 1.0 + 0.3 * T.adj_max + 0.011 + 1.0 + 1e-9
+
+
+@njit(cache=True, _nrt=False)
+def valor_cap_nb(T, S, p, params):
+    """An upper bound of valor_region_nb's score: its Glory term for every figure of clan p on
+    the board (S.w_onb, board_view_nb) + 1. With a better action already found, the March
+    need not be sought."""
+    return abs(params[E.VP_VALOR] * T.valor_glory[S.gs[G_AGE] - 1]) * S.w_onb[p] * (1.0 + 1e-12) + 1.0 + 1e-9
 
 
 @njit(cache=True, _nrt=False)
@@ -373,7 +385,7 @@ def choose_action_nb(T, S, p, kind, params, out):
             if s > best:
                 best = s
                 out[0], out[1], out[2] = E.VA_SUMMON, fig, r
-    if rage >= 1:
+    if rage >= 1 and valor_cap_nb(T, S, p, params) > best:
         src, dst, s = valor_region_nb(T, S, p, params)
         if src >= 0 and s > best:
             best = s

@@ -96,6 +96,7 @@ VSTATE_DTYPE = np.dtype([
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
+    ("w_onb", np.int64, (P5,)),  # figures of each clan on the board (in a region)
     # The regions as greedy reads them, kept between decisions (policy.region_view_nb, called
     # wherever a Region Token, god, claim or reward changes; the invariants check them)
     ("rv_common", np.int8, (E.VH_MAX_REGIONS,)),  # board.is_common_nb
