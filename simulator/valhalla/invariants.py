@@ -6,7 +6,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
 from .board import contestable_nb, count_in_nb, fig_str_nb, is_common_nb, sheet_scan_nb, str_in_nb
-from .policy import reward_worth_nb
+from .policy import reward_worth_nb, summon_room_nb
 from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
 
 INV_OK = 0
@@ -133,7 +133,7 @@ def regions_kept_nb(T, S):
                 or S.rv_valor[r] != (S.god_at[r] >= 0 or r == T.valhalla) or S.rv_near[r] != near
                 or S.rv_worth[r] != reward_worth_nb(T, S, r)):
             return False
-    return True
+    return S.rv_smax[0] == summon_room_nb(T, S)
 
 
 @njit(cache=True)

@@ -151,7 +151,7 @@ def region_view_nb(T, S):
     Region Token, god, claim or reward (call after each): S.rv_common[r] = is_common_nb,
     S.rv_open[r] = contestable_nb, S.rv_valor[r] (a god's region or Valhalla), S.rv_near[r] (its
     neighbours with a god or a Region Token, or Valhalla: summon_target_nb), S.rv_worth[r] =
-    reward_worth_nb."""
+    reward_worth_nb; S.rv_smax[0] = summon_room_nb (summon_cap_nb)."""
     for r in range(T.n_regions):
         S.rv_common[r] = is_common_nb(T, S, r)
         S.rv_open[r] = contestable_nb(T, S, r)
@@ -162,6 +162,22 @@ def region_view_nb(T, S):
             x = T.adj_to[r, k]
             n += S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1
         S.rv_near[r] = n
+    S.rv_smax[0] = summon_room_nb(T, S)
+
+
+@njit(cache=True, _nrt=False)
+def summon_room_nb(T, S):
+    """The most summon_target_nb's score can reach in any common region, rivals aside: 0.4 x its
+    reward's worth and 1 if contestable, 0.3 per neighbour counted, the spread (< 0.011). Reads
+    the region view being built (region_view_nb)."""
+    top = 0.0
+    for r in range(T.n_regions):
+        if S.rv_common[r]:
+            u = 0.3 * S.rv_near[r] + 0.011
+            if S.rv_open[r]:
+                u += S.rv_worth[r] * 0.4 + 1.0
+            top = max(top, u)
+    return top
 
 
 @njit(cache=True, _nrt=False)
@@ -283,12 +299,11 @@ def summon_target_nb(T, S, p, params):
 
 
 @njit(cache=True, _nrt=False)
-def summon_cap_nb(T):
+def summon_cap_nb(T, S):
     """An upper bound of choose_action_nb's Summon score (3 + summon_target_nb's + 1 for a
-    Monster): the largest reward_worth_nb x 0.4, 1 for an empty region, 0.3 per neighbour of the
-    region with the most, the spread (at most 0.010); the rivals' term only subtracts. With a
-    better action already found, the Summon target need not be sought."""
-    return 3.0 + 0.4 * max(10.0, float(T.glory_reward)) + 1.0 + 0.3 * T.adj_max + 0.011 + 1.0 + 1e-9
+    Monster), from the region view (S.rv_smax: summon_room_nb); the rivals' term only subtracts.
+    With a better action already found, the Summon target need not be sought."""
+    return 3.0 + S.rv_smax[0] + 1.0 + 1e-9
 
 
 @njit(cache=True, _nrt=False)
@@ -348,9 +363,14 @@ def choose_action_nb(T, S, p, kind, params, out):
     board_view_nb(T, S)
     best = params[E.VP_PASS]
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
-    bbv = best_battle_value_nb(T, S, p)
+    bbv = -1  # best_battle_value_nb, read at the first region worth scoring
+    cnt = S.w_cnt
     for r in range(T.n_regions):
-        s = contest_score_nb(T, S, p, r, params, bbv)
+        s = NEG  # contest_score_nb's for a region closed or without clan p's figures
+        if S.rv_open[r] and cnt[p, r] > 0:
+            if bbv < 0:
+                bbv = best_battle_value_nb(T, S, p)
+            s = contest_score_nb(T, S, p, r, params, bbv)
         if s > best:
             best = s
             out[0], out[1], out[2] = E.VA_CONTEST, r, 0
@@ -378,7 +398,7 @@ def choose_action_nb(T, S, p, kind, params, out):
             s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
             if s > fs:
                 fig, fs = f, s
-    if fig >= 0 and best < summon_cap_nb(T):
+    if fig >= 0 and best < summon_cap_nb(T, S):
         r, s = summon_target_nb(T, S, p, params)
         if r >= 0:
             s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)

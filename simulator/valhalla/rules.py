@@ -42,7 +42,6 @@ VTABLES_DTYPE = np.dtype([
     ("adj", np.int8, (MAXR, MAXR)),  # 1 where a pathway joins two regions
     ("adj_n", np.int8, (MAXR,)),  # pathways of each region
     ("adj_to", np.int8, (MAXR, MAXR)),  # the regions each region's pathways join, ascending
-    ("adj_max", np.int8),  # the most pathways of any region (policy.summon_cap_nb)
     ("spread", np.float64, (E.MAX_PLAYERS, MAXR)),  # greedy's Summon tie-break: 0.001 x ((7 region + 3 seat) % 11)
     ("track", np.int16, (E.N_STATS, E.N_STEPS)),  # stat value per step (Rage, Axes, Horns)
     ("bonus", np.int16, (E.N_STEPS,)),  # end-of-game Glory per stat by step index
@@ -465,7 +464,6 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
         to = np.flatnonzero(adj[r])
         t.adj_n[r] = len(to)
         t.adj_to[r, : len(to)] = to
-    t.adj_max = t.adj_n[:R].max()
     seat, region = np.indices(t.spread.shape)
     t.spread[:] = 0.001 * ((region * 7 + seat * 3) % 11)
     for k in ("track", "bonus", "fig_str", "valor_glory", "pass_left"):
