@@ -27,7 +27,7 @@ from .board import (
     str_in_nb,
     total_glory_nb,
 )
-from .policy import battle_card_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb, region_view_nb
+from .policy import battle_card_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb, region_claimed_nb
 from .state import G_NP, G_REMOVED, log_nb, note_use_nb
 
 
@@ -321,7 +321,7 @@ def reward_nb(T, S, c, r, losers, kinds, params):
     """The contester c won the contest in r: the region's reward, or the god tile where a god is
     (+1 step on a stat of c's choice and the god's power, DIGEST §3.1); c claims it this age."""
     S.claimed[r] = c
-    region_view_nb(T, S)
+    region_claimed_nb(T, S, r)
     S.claims[c] += 1
     g = S.god_at[r]
     log_nb(S, E.VEV_REWARD, c, r, E.VR_GOD if g >= 0 else S.reward[r], g, 0, 0)

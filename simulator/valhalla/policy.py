@@ -166,6 +166,13 @@ def region_view_nb(T, S):
 
 
 @njit(cache=True, _nrt=False)
+def region_claimed_nb(T, S, r):
+    """region_view_nb after a claim of region r (a claim changes only what is contestable)."""
+    S.rv_open[r] = contestable_nb(T, S, r)
+    S.rv_smax[0] = summon_room_nb(T, S)
+
+
+@njit(cache=True, _nrt=False)
 def summon_room_nb(T, S):
     """The most summon_target_nb's score can reach in any common region, rivals aside: 0.4 x its
     reward's worth and 1 if contestable, 0.3 per neighbour counted, the spread (< 0.011). Reads
@@ -515,11 +522,13 @@ def battle_card_nb(T, S, p, r, kind, params):
                 if S.hand[p, i] == v:
                     return i
             script_bad_nb(S)
-    mine = str_in_nb(T, S, p, r) + sheet_sum_nb(T, S, p, E.VOP_BATTLE_STR)
+    board_view_nb(T, S)  # the figures called in since the last decision
+    cnt, st = S.w_cnt, S.w_str
+    mine = st[p, r] + sheet_sum_nb(T, S, p, E.VOP_BATTLE_STR)
     top = 0.0
     for q in range(S.gs[G_NP]):
-        if q != p and count_in_nb(S, q, r) > 0:
-            top = max(top, str_in_nb(T, S, q, r) + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0))
+        if q != p and cnt[q, r] > 0:
+            top = max(top, st[q, r] + (params[E.VP_OPP_CARD] if S.hand_n[q] > 0 else 0.0))
     bi, bv = -1, 1e9
     for i in range(n):
         c = S.hand[p, i]
