@@ -363,6 +363,21 @@ def test_valhalla_scenarios_meet_their_expectations(name):
     assert r["ruleset"] == "valhalla" and r["log"]
 
 
+@pytest.mark.parametrize("name", ["quest_horns_8.toml", "tyr_age2_tile.toml", "pass_and_scripted_contest.toml"])
+def test_valhalla_scenarios_keep_greedys_views(name):
+    """A position built by hand (figures, tokens, gods, rewards placed by the scenario loader) and
+    the steps played from it leave greedy's kept board and region views equal to the board."""
+    from volva.simulator.valhalla.invariants import regions_kept_nb, view_kept_nb
+    from volva.simulator.valhalla.scenario import load_scenario
+    from volva.strategies.lineup import resolve_for
+    sc = load_scenario(SCEN / name, resolve=resolve_for("valhalla"))
+    for played in (False, True):
+        if played:
+            sc.run()
+        assert regions_kept_nb(sc.T, sc.S), played
+        assert all(sc.S.view_stale[p] or view_kept_nb(sc.T, sc.S, p) for p in range(sc.P)), played
+
+
 def test_valhalla_scenario_errors(tmp_path):
     from volva.simulator.core.loading import ScenarioError
     from volva.strategies.lineup import run_scenario
