@@ -75,16 +75,17 @@ def test_upgrade_with_op_agrees_with_a_scan_of_the_sheet(tables):
             assert upgrade_with_op_nb(tables, S, 0, op) == want, op
 
 
-def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
-    """actions.greedy_action_nb (greedy scores each action as it lists it) lists what
-    legal_actions_nb lists and picks what policy.choose_action_nb picks from that list (DIGEST §1.5
-    Action), over random positions (scenario tables of test_scenario_legality), random reward
-    tokens and doomed provinces, and greedy parameter vectors around the built-in one."""
+def test_greedy_choice_without_a_list_is_choose_action_over_the_list():
+    """actions.greedy_choice_nb (greedy's pick found without listing the actions) picks what
+    policy.choose_action_nb picks from legal_actions_nb's list (DIGEST §1.5 Action), over random
+    positions (scenario tables of test_scenario_legality), random reward tokens and doomed
+    provinces, and greedy parameter vectors around the built-in one, Pass scores among them that
+    no action beats (greedy then takes the first action listed)."""
     import random
 
     from test_scenario_legality import _base, _position
 
-    from volva.simulator.bloodrage.actions import can_act_nb, greedy_action_nb, legal_actions_nb
+    from volva.simulator.bloodrage.actions import can_act_nb, greedy_choice_nb, legal_actions_nb
     from volva.simulator.bloodrage.policy import choose_action_nb
     from volva.simulator.bloodrage.scenario import load_scenario
     from volva.simulator.core.loading import ScenarioError
@@ -95,7 +96,7 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
     sc0 = _base()
     base = np.asarray(resolve("greedy")[1], np.float64)
     acts, ref = np.zeros((E.MAX_ACTS, 3), np.int64), np.zeros((E.MAX_ACTS, 3), np.int64)
-    positions, decisions, types = 0, 0, set()
+    positions, decisions, firsts, types = 0, 0, 0, set()
     while positions < 400:
         try:
             sc = load_scenario("legality.toml", _position(rng, sc0), resolve)
@@ -109,19 +110,23 @@ def test_greedy_action_in_one_pass_is_choose_action_over_the_list():
             if not can_act_nb(S, p):
                 continue
             params = base.copy()
-            params[E.P_DOOM] = rng.choice([0.0, 1.0, 3.0])
+            # 3.5 less one ulp: the doomed province's 0.5 + P_DOOM falls one ulp below another
+            # province's 4.0, and adding a figure's 0.3 rounds the two to the same sum
+            params[E.P_DOOM] = rng.choice([0.0, 1.0, 3.0, float(np.nextafter(3.5, 0.0))])
             params[E.P_LATE_RAGE] = rng.choice([0.0, 2.0, 9.0])
-            params[E.P_PASS_RAGE] = rng.choice([-1.0, 0.0, 4.0, 8.0])
+            # -2e18: below NEG, so nothing may beat it and greedy takes the first action listed
+            params[E.P_PASS_RAGE] = rng.choice([-1.0, 0.0, 4.0, 8.0, -2e18])
             params[E.P_PILLAGE_MARGIN] = rng.choice([-3.0, 0.0, 2.0])
             n_ref = legal_actions_nb(T, S, p, ref)
             i_ref = choose_action_nb(T, S, p, ref, n_ref, E.POL_GREEDY, params)
-            n, i = greedy_action_nb(T, S, p, acts, params)
-            assert n == n_ref and (acts[:n] == ref[:n]).all(), (positions, p)
-            assert i == i_ref, (positions, p, ref[i_ref].tolist(), acts[i].tolist())
+            got = greedy_choice_nb(T, S, p, acts, params)
+            assert got == tuple(ref[i_ref].tolist()), (positions, p, ref[i_ref].tolist(), got)
             decisions += 1
             types.add(int(ref[i_ref, 0]))
-    # the positions did reach each kind of choice greedy makes
+            firsts += i_ref == 0 and n_ref > 1
+    # the positions did reach each kind of choice greedy makes, and its first action listed
     assert decisions > 300 and {E.A_INVADE, E.A_MARCH, E.A_UPGRADE, E.A_QUEST, E.A_PILLAGE, E.A_PASS} <= types, types
+    assert firsts > 10, firsts
 
 
 

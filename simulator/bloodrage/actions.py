@@ -1,8 +1,10 @@
 """The Action phase's actions: legality and execution (DIGEST §1.5 Action).
 
-legal_actions_nb lists every legal (type, a, b) for a clan; do_action_nb carries
-one out.  The engine's own legality check, used by the policies and by tests.
+legal_actions_nb lists every legal (type, a, b) for a clan; greedy_choice_nb finds greedy's
+pick among them without the list; do_action_nb carries one out.  The engine's own legality
+check, used by the policies and by tests.
 """
+import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -121,31 +123,15 @@ def slot_choices_nb(S, p, ct, out):
 
 
 @canonical("p")
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_nb(T, S, p, acts):
     """Write clan p's legal actions into acts[:, 3] (type, a, b); returns the count (>= 1: Pass).
 
     Assumes can_act_nb(S, p) (a clan at 0 Rage, or one that passed, takes no action, DIGEST §1.5).
     Invade: one entry per distinct reserve figure (any one Warrior stands for all).
+    greedy_choice_nb walks the same actions in the same order: a change here goes there too
+    (tests/test_kernel_views.py compares the two over random positions).
     """
-    return list_actions_nb(T, S, p, acts, S.pol_params[0], False)[0]
-
-
-@canonical("p")
-@njit(cache=True)
-def greedy_action_nb(T, S, p, acts, params):
-    """legal_actions_nb and greedy's choice among them in one pass: (count, index in acts) of the
-    action policy.choose_action_nb picks for clan p with ``params`` (float64[N_PARAMS]), each
-    action scored as it is listed, with the clan's position read once per decision."""
-    return list_actions_nb(T, S, p, acts, effective_params_nb(S, p, params), True)
-
-
-@canonical("p", bools=("scored",))
-@njit(cache=True, _nrt=False)
-def list_actions_nb(T, S, p, acts, params, scored):
-    """legal_actions_nb's listing; with ``scored``, also the index of the best of greedy's scores
-    (policy._action_score's pieces; the first of equals; the first action when none beats NEG),
-    params being effective. Returns (count, index); index 0 when not scored."""
     n = 0
     rage = S.rage[p]
     buf = S.w_dest[:]
@@ -153,10 +139,8 @@ def list_actions_nb(T, S, p, acts, params, scored):
     occ = S.w_occ[:]
     at, here = S.w_at[p], S.w_here[p]
     ops = clan_opmask_nb(T, S, p)
-    best, bs = 0, NEG - 1.0  # == NEG: a later action must beat NEG to be chosen
-    doomed, late = decision_facts(S, p, params) if scored else (-1, False)
     if on_board_nb(S, p) < horns_nb(T, S, p):
-        fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE) if _has(ops, E.OP_VALHALLA_INVADE) else -1
+        fd = _valhalla_invade(T, S, p, ops)
         for src in (E.LOC_RESERVE, E.LOC_VALHALLA):  # Frigga's Domain: from Valhalla too
             if src == E.LOC_VALHALLA and fd < 0:
                 continue
@@ -168,82 +152,222 @@ def list_actions_nb(T, S, p, acts, params, scored):
                     if warrior_seen:
                         continue
                     warrior_seen = True
-                cost = invade_cost_nb(T, S, p, f) if src == E.LOC_RESERVE else op_arg_nb(T, fd, E.OP_VALHALLA_INVADE)
-                if cost > rage:
+                if _invade_cost(T, S, p, f, src, fd) > rage:
                     continue
-                nd = invade_dests_nb(T, S, p, f, buf, occ)
-                fjord_term, str_term = 0.0, 0.0
-                if scored and nd > 0:
-                    fjord_term = invade_fjord_term(f)
-                    str_term = invade_str_term(T, S, p, f, 0)  # its STR anywhere but in Yggdrasil
-                for i in range(nd):
-                    b = buf[i]
-                    if scored:
-                        if b >= E.LOC_FJORD0:
-                            sc = invade_fjord_score(T, S, b - E.LOC_FJORD0, doomed, late) + fjord_term
-                        else:
-                            sc = invade_province_score(S, b, params, doomed, late, here) + \
-                                (invade_str_term(T, S, p, f, b) if b == E.YGGDRASIL else str_term)
-                        if sc > bs:
-                            best, bs = n, sc
-                    n = _add(acts, n, E.A_INVADE, f, b)
+                for i in range(invade_dests_nb(T, S, p, f, buf, occ)):
+                    n = _add(acts, n, E.A_INVADE, f, buf[i])
     if rage >= 1:
         for src in range(E.N_PROVINCES):
             if not (at >> src) & 1:
                 continue
             for dst in range(E.N_PROVINCES):
-                if dst != src and S.destroyed[dst] == 0 and T.prov_villages[dst] > occ[dst]:
-                    if scored:
-                        sc = march_score(S, src, dst, params, doomed, late)
-                        if sc > bs:
-                            best, bs = n, sc
+                if _march_ok(T, S, occ, src, dst):
                     n = _add(acts, n, E.A_MARCH, src, dst)
     discount = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT) if _has(ops, E.OP_UPGRADE_DISCOUNT) else -1
     for i in range(S.hand_n[p]):
         c = S.hand[p, i]
         ct = T.card_type[c]
         if ct == E.CT_QUEST:
-            if scored and 7.0 > bs:
-                best, bs = n, 7.0
             n = _add(acts, n, E.A_QUEST, i, 0)
-        elif ct != E.CT_BATTLE:
-            cost = upgrade_cost_with_nb(T, c, discount)
-            if cost > rage:
-                continue
-            ns = slot_choices_nb(S, p, ct, buf)
-            for k in range(ns):
-                if scored:
-                    sc = upgrade_score(T, c, S.upg[p, buf[k]], cost)
-                    if sc > bs:
-                        best, bs = n, sc
+        elif ct != E.CT_BATTLE and upgrade_cost_with_nb(T, c, discount) <= rage:
+            for k in range(slot_choices_nb(S, p, ct, buf)):
                 n = _add(acts, n, E.A_UPGRADE, i, buf[k])
-    ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE) if _has(ops, E.OP_CHALLENGE) else -1  # Tyr's Challenge
-    ch_ok = ch >= 0 and rage >= op_arg_nb(T, ch, E.OP_CHALLENGE)
-    enemies, best_card = -1, 0  # read at the first pillage scored
+    ch_ok = _challenge_ok(T, S, p, ops, rage)
     for pr in range(E.N_PROVINCES):
         if S.destroyed[pr] == 0 and (here >> pr) & 1:
-            t = E.A_PILLAGE if S.pillaged[pr] == 0 else (E.A_CHALLENGE if ch_ok else -1)
+            t = _pillage_type(S, pr, ch_ok)
+            if t >= 0:
+                n = _add(acts, n, t, pr, 0)
+    if _sacrifice_ok(T, S, p, ops):
+        n = _add(acts, n, E.A_SACRIFICE, 0, 0)
+    return _add(acts, n, E.A_PASS, 0, 0)
+
+
+@canonical("p")
+@njit(cache=True, _nrt=False)
+def greedy_choice_nb(T, S, p, acts, params):
+    """The action (type, a, b) policy.choose_action_nb picks for clan p from legal_actions_nb's
+    list with ``params`` (float64[N_PARAMS], before effective_params_nb), found without listing:
+    legal_actions_nb's actions walked in its order, each scored with policy._action_score's
+    pieces, the first of equals kept; candidates that cannot score above NEG are skipped (a
+    March neither into nor out of the doomed province), and each figure's Invade destinations
+    are scored from one summary of the destinations per decision (their scores differ only by
+    the figure's term). ``acts`` (int64[MAX_ACTS, 3]) is written only when no action scores
+    above NEG: greedy then takes the first one listed."""
+    params = effective_params_nb(S, p, params)
+    rage = S.rage[p]
+    buf = S.w_dest[:]
+    board_view_nb(T, S)
+    occ = S.w_occ[:]
+    at, here = S.w_at[p], S.w_here[p]
+    ops = clan_opmask_nb(T, S, p)
+    doomed, late = decision_facts(S, p, params)
+    best = (NEG - 1.0, -1, 0, 0)  # (score, type, a, b); NEG - 1.0 == NEG: an action must beat NEG
+    if on_board_nb(S, p) < horns_nb(T, S, p):
+        fd = _valhalla_invade(T, S, p, ops)
+        dests = (-2, 0.0, 0.0, False, 0.0, -1, 0.0, 0.0)  # _dest_summary's, at the first invader
+        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):
+            if src == E.LOC_VALHALLA and fd < 0:
+                continue
+            warrior_seen = False
+            for f in range(E.NFIG):
+                if S.loc[p, f] != src:
+                    continue
+                if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                    if warrior_seen:
+                        continue
+                    warrior_seen = True
+                if _invade_cost(T, S, p, f, src, fd) > rage:
+                    continue
+                if dests[0] == -2:
+                    dests = _dest_summary(T, S, occ, params, doomed, late, here)
+                best = _best_invade(T, S, p, f, best, dests, (params, doomed, late, here))
+    if rage >= 1 and 0 <= doomed < E.N_PROVINCES:  # policy.march_score: NEG but into or out of doomed
+        for src in range(E.N_PROVINCES):
+            if not (at >> src) & 1:
+                continue
+            if src != doomed:
+                if (late or params[E.P_DOOM] > 2.0) and _march_ok(T, S, occ, src, doomed):
+                    best = _keep(best, march_score(S, src, doomed, params, doomed, late), E.A_MARCH, src, doomed)
+            elif not late:
+                for dst in range(E.N_PROVINCES):  # all score 2.5: the first one listed
+                    if _march_ok(T, S, occ, src, dst) and S.pillaged[dst] == 0:
+                        best = _keep(best, march_score(S, src, dst, params, doomed, late), E.A_MARCH, src, dst)
+                        break
+    discount = upgrade_with_op_nb(T, S, p, E.OP_UPGRADE_DISCOUNT) if _has(ops, E.OP_UPGRADE_DISCOUNT) else -1
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        ct = T.card_type[c]
+        if ct == E.CT_QUEST:
+            best = _keep(best, 7.0, E.A_QUEST, i, 0)
+        elif ct != E.CT_BATTLE:
+            cost = upgrade_cost_with_nb(T, c, discount)
+            if cost <= rage:
+                for k in range(slot_choices_nb(S, p, ct, buf)):
+                    best = _keep(best, upgrade_score(T, c, S.upg[p, buf[k]], cost), E.A_UPGRADE, i, buf[k])
+    ch_ok = _challenge_ok(T, S, p, ops, rage)
+    enemies, best_card = -1, 0  # read at the first pillage
+    for pr in range(E.N_PROVINCES):
+        if S.destroyed[pr] == 0 and (here >> pr) & 1:
+            t = _pillage_type(S, pr, ch_ok)
             if t < 0:
                 continue
-            if scored:
-                if enemies < 0:  # enemy_mask_nb
-                    enemies, best_card = 0, best_card_value_nb(T, S, p)
-                    for q in range(S.gs[G_NP]):
-                        if q != p:
-                            enemies |= S.w_here[q]
-                sc = pillage_score(T, S, p, pr, params, (enemies >> pr) & 1 == 1, best_card)
-                if t == E.A_CHALLENGE:
-                    sc = challenge_score(sc)
-                if sc > bs:
-                    best, bs = n, sc
-            n = _add(acts, n, t, pr, 0)
-    sc_card = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE) if _has(ops, E.OP_SACRIFICE) else -1  # Frigga's Sacrifice
-    if sc_card >= 0 and on_board_nb(S, p) >= op_arg_nb(T, sc_card, E.OP_SACRIFICE) and \
-            (S.stat[p, 0] < E.N_STEPS - 1 or S.stat[p, 1] < E.N_STEPS - 1 or S.stat[p, 2] < E.N_STEPS - 1):
-        n = _add(acts, n, E.A_SACRIFICE, 0, 0)  # greedy: NEG, never chosen over the first action
-    if scored and params[E.P_PASS_RAGE] > bs:
-        best = n
-    return _add(acts, n, E.A_PASS, 0, 0), best
+            if enemies < 0:  # enemy_mask_nb
+                enemies, best_card = 0, best_card_value_nb(T, S, p)
+                for q in range(S.gs[G_NP]):
+                    if q != p:
+                        enemies |= S.w_here[q]
+            sc = pillage_score(T, S, p, pr, params, (enemies >> pr) & 1 == 1, best_card)
+            best = _keep(best, challenge_score(sc) if t == E.A_CHALLENGE else sc, t, pr, 0)
+    # Frigga's Sacrifice scores NEG: never chosen over another
+    best = _keep(best, params[E.P_PASS_RAGE], E.A_PASS, 0, 0)
+    if best[1] < 0:  # nothing above NEG: the first action listed
+        legal_actions_nb(T, S, p, acts)
+        return acts[0, 0], acts[0, 1], acts[0, 2]
+    return best[1], best[2], best[3]
+
+
+@njit(inline="always")
+def _keep(best, sc, t, a, b):
+    """greedy's running pick (score, t, a, b) after candidate (t, a, b) listed next scores sc."""
+    return (sc, t, a, b) if sc > best[0] else best
+
+
+@njit(inline="always")
+def _valhalla_invade(T, S, p, ops):
+    """Clan p's upgrade with Frigga's Domain (invade from Valhalla), or -1."""
+    return upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE) if _has(ops, E.OP_VALHALLA_INVADE) else -1
+
+
+@njit(inline="always")
+def _invade_cost(T, S, p, f, src, fd):
+    """Rage to invade with figure f from ``src`` (the reserve, or Valhalla by card fd)."""
+    return invade_cost_nb(T, S, p, f) if src == E.LOC_RESERVE else op_arg_nb(T, fd, E.OP_VALHALLA_INVADE)
+
+
+@njit(inline="always")
+def _march_ok(T, S, occ, src, dst):
+    """A March from province src (clan's figures there) to dst: standing, with a free village."""
+    return dst != src and S.destroyed[dst] == 0 and T.prov_villages[dst] > occ[dst]
+
+
+@njit(inline="always")
+def _challenge_ok(T, S, p, ops, rage):
+    """Tyr's Challenge (pillage a pillaged province again) is open to clan p."""
+    ch = upgrade_with_op_nb(T, S, p, E.OP_CHALLENGE) if _has(ops, E.OP_CHALLENGE) else -1
+    return ch >= 0 and rage >= op_arg_nb(T, ch, E.OP_CHALLENGE)
+
+
+@njit(inline="always")
+def _pillage_type(S, pr, ch_ok):
+    """A_PILLAGE for an unpillaged province, A_CHALLENGE for a pillaged one when open, else -1."""
+    return E.A_PILLAGE if S.pillaged[pr] == 0 else (E.A_CHALLENGE if ch_ok else -1)
+
+
+@njit(inline="always")
+def _sacrifice_ok(T, S, p, ops):
+    """Frigga's Sacrifice is open: enough figures on the board and a stat below its top."""
+    c = upgrade_with_op_nb(T, S, p, E.OP_SACRIFICE) if _has(ops, E.OP_SACRIFICE) else -1
+    return c >= 0 and on_board_nb(S, p) >= op_arg_nb(T, c, E.OP_SACRIFICE) and \
+        (S.stat[p, 0] < E.N_STEPS - 1 or S.stat[p, 1] < E.N_STEPS - 1 or S.stat[p, 2] < E.N_STEPS - 1)
+
+
+@njit(inline="always")  # once per decision, at the first figure that may invade
+def _dest_summary(T, S, occ, params, doomed, late, here):
+    """Where a figure may invade and greedy's score of each before the figure's term, summed up:
+    (of the enterable provinces but Yggdrasil: the first of the best, its invade_province_score,
+    the best score of those listed before it (-inf: none); Yggdrasil enterable, its score; the
+    same three for the usable fjords, with invade_fjord_score). -1: no such place."""
+    lb, ls, lp = -1, 0.0, -np.inf
+    for pr in range(E.YGGDRASIL):
+        if enterable_nb(T, S, pr, occ, False, False):
+            sc = invade_province_score(S, pr, params, doomed, late, here)
+            if lb < 0 or sc > ls:  # a new best: all listed so far are before it
+                lb, ls, lp = pr, sc, (ls if lb >= 0 else lp)
+    ygg = enterable_nb(T, S, E.YGGDRASIL, occ, False, True)
+    ys = invade_province_score(S, E.YGGDRASIL, params, doomed, late, here)
+    fb, fs, fp = -1, 0.0, -np.inf
+    for fj in range(E.N_FJORDS):
+        if enterable_nb(T, S, E.LOC_FJORD0 + fj, occ, True, False):
+            sc = invade_fjord_score(T, S, fj, doomed, late)
+            if fb < 0 or sc > fs:
+                fb, fs, fp = fj, sc, (fs if fb >= 0 else fp)
+    return lb, ls, lp, ygg, ys, fb, fs, fp
+
+
+@njit(inline="always")
+def _best_invade(T, S, p, f, best, dests, facts):
+    """greedy's running pick after figure f's Invade actions (invade_dests_nb's, in its order);
+    ``facts``: (params, doomed province, late, clan p's presence mask) of the decision.
+    A figure's score of a place is the place's score plus the figure's term (Yggdrasil's its own),
+    so its first best is the places' first best, unless rounding the sum makes an earlier place's
+    score equal to it: then every place is scored as listed."""
+    lb, ls, lp, ygg, ys, fb, fs, fp = dests
+    params, doomed, late, here = facts
+    occ = S.w_occ  # board_view_nb's
+    if is_shiplike_nb(T, S, p, f):
+        if fb >= 0:
+            t = invade_fjord_term(f)
+            if fp + t == fs + t:
+                for fj in range(E.N_FJORDS):
+                    if enterable_nb(T, S, E.LOC_FJORD0 + fj, occ, True, False):
+                        best = _keep(best, invade_fjord_score(T, S, fj, doomed, late) + t,
+                                     E.A_INVADE, f, E.LOC_FJORD0 + fj)
+            else:
+                best = _keep(best, fs + t, E.A_INVADE, f, E.LOC_FJORD0 + fb)
+        return best
+    if lb >= 0:
+        t = invade_str_term(T, S, p, f, 0)  # its STR anywhere but in Yggdrasil
+        if lp + t == ls + t:
+            for pr in range(E.YGGDRASIL):
+                if enterable_nb(T, S, pr, occ, False, False):
+                    best = _keep(best, invade_province_score(S, pr, params, doomed, late, here) + t,
+                                 E.A_INVADE, f, pr)
+        else:
+            best = _keep(best, ls + t, E.A_INVADE, f, lb)
+    if ygg and may_enter_yggdrasil_nb(T, S, p, f):  # Yggdrasil is listed last
+        best = _keep(best, ys + invade_str_term(T, S, p, f, E.YGGDRASIL), E.A_INVADE, f, E.YGGDRASIL)
+    return best
 
 
 @njit(inline="always")

@@ -27,7 +27,7 @@ MAIN = [
     ("playout", "_phase", "T S i64"),
     ("phases", "draft_nb", "T S kinds params"),
     ("actions", "legal_actions_nb", "T S i64 acts"),
-    ("actions", "greedy_action_nb", "T S i64 acts weights"),
+    ("actions", "greedy_choice_nb", "T S i64 acts weights"),
     ("actions", "march_nb", "T S i64 i64 i64 kinds params"),
     ("actions", "sacrifice_nb", "T S i64 kinds params"),
     ("phases", "discard_phase_nb", "T S kinds params"),

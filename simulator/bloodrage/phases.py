@@ -5,7 +5,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.draft_rules import rules_bind_nb
 from ..core.rng import rand_int_nb, shuffle_nb
-from .actions import can_act_nb, do_action_nb, greedy_action_nb, legal_actions_nb
+from .actions import can_act_nb, do_action_nb, greedy_choice_nb, legal_actions_nb
 from .board import clan_str_nb, fjord_loc_of_nb
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, raise_stat_nb, take_from_hand_nb, total_glory_nb
 from .effects import conquest_nb, destroy_nb, glory_multiplier_nb, release_glory_nb
@@ -157,9 +157,10 @@ def action_phase_nb(T, S, kinds, params):
         if can_act_nb(S, q):
             if kinds[q] == E.POL_RANDOM:  # choose_action_nb's uniform pick
                 i = rand_int_nb(S.rs, legal_actions_nb(T, S, q, acts))
-            else:  # greedy (and a script, which plays greedy's actions): scored as they are listed
-                i = greedy_action_nb(T, S, q, acts, params[q])[1]
-            do_action_nb(T, S, q, acts[i, 0], acts[i, 1], acts[i, 2], kinds, params)
+                t, a, b = acts[i, 0], acts[i, 1], acts[i, 2]
+            else:  # greedy (and a script, which plays greedy's actions), without a list
+                t, a, b = greedy_choice_nb(T, S, q, acts, params[q])
+            do_action_nb(T, S, q, t, a, b, kinds, params)
             S.game_shape[q, E.SH_ACTIONS] += 1
             turns += 1
             S.gs[G_TURNS] += 1

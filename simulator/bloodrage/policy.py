@@ -265,7 +265,7 @@ def _action_score(T, S, p, t, a, b, params, view):
     return NEG
 
 
-# The pieces of _action_score, shared with actions.greedy_action_nb (which scores the actions as it
+# The pieces of _action_score, shared with actions.greedy_choice_nb (which scores the actions as it
 # lists them): one formula each, so the two cannot drift apart. Inlined: they run per candidate.
 @njit(inline="always")
 def decision_facts(S, p, params):
