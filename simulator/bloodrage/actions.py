@@ -139,23 +139,11 @@ def legal_actions_nb(T, S, p, acts):
     occ = S.w_occ[:]
     at, here = S.w_at[p], S.w_here[p]
     ops = clan_opmask_nb(T, S, p)
-    if on_board_nb(S, p) < horns_nb(T, S, p):
-        fd = _valhalla_invade(T, S, p, ops)
-        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):  # Frigga's Domain: from Valhalla too
-            if src == E.LOC_VALHALLA and fd < 0:
-                continue
-            warrior_seen = False
-            for f in range(E.NFIG):
-                if S.loc[p, f] != src:
-                    continue
-                if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
-                    if warrior_seen:
-                        continue
-                    warrior_seen = True
-                if _invade_cost(T, S, p, f, src, fd) > rage:
-                    continue
-                for i in range(invade_dests_nb(T, S, p, f, buf, occ)):
-                    n = _add(acts, n, E.A_INVADE, f, buf[i])
+    figs = S.w_figs[:]
+    for j in range(_invaders(T, S, p, rage, ops, figs)):
+        f = figs[j]
+        for i in range(invade_dests_nb(T, S, p, f, buf, occ)):
+            n = _add(acts, n, E.A_INVADE, f, buf[i])
     if rage >= 1:
         for src in range(E.N_PROVINCES):
             if not (at >> src) & 1:
@@ -203,25 +191,12 @@ def greedy_choice_nb(T, S, p, acts, params):
     ops = clan_opmask_nb(T, S, p)
     doomed, late = decision_facts(S, p, params)
     best = (NEG - 1.0, -1, 0, 0)  # (score, type, a, b); NEG - 1.0 == NEG: an action must beat NEG
-    if on_board_nb(S, p) < horns_nb(T, S, p):
-        fd = _valhalla_invade(T, S, p, ops)
-        dests = (-2, 0.0, 0.0, False, 0.0, -1, 0.0, 0.0)  # _dest_summary's, at the first invader
-        for src in (E.LOC_RESERVE, E.LOC_VALHALLA):
-            if src == E.LOC_VALHALLA and fd < 0:
-                continue
-            warrior_seen = False
-            for f in range(E.NFIG):
-                if S.loc[p, f] != src:
-                    continue
-                if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
-                    if warrior_seen:
-                        continue
-                    warrior_seen = True
-                if _invade_cost(T, S, p, f, src, fd) > rage:
-                    continue
-                if dests[0] == -2:
-                    dests = _dest_summary(T, S, occ, params, doomed, late, here)
-                best = _best_invade(T, S, p, f, best, dests, (params, doomed, late, here))
+    figs = S.w_figs[:]
+    nf = _invaders(T, S, p, rage, ops, figs)
+    if nf > 0:
+        dests = _dest_summary(T, S, occ, params, doomed, late, here)
+        for j in range(nf):
+            best = _best_invade(T, S, p, figs[j], best, dests, (params, doomed, late, here))
     if rage >= 1 and 0 <= doomed < E.N_PROVINCES:  # policy.march_score: NEG but into or out of doomed
         for src in range(E.N_PROVINCES):
             if not (at >> src) & 1:
@@ -274,15 +249,31 @@ def _keep(best, sc, t, a, b):
 
 
 @njit(inline="always")
-def _valhalla_invade(T, S, p, ops):
-    """Clan p's upgrade with Frigga's Domain (invade from Valhalla), or -1."""
-    return upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE) if _has(ops, E.OP_VALHALLA_INVADE) else -1
-
-
-@njit(inline="always")
-def _invade_cost(T, S, p, f, src, fd):
-    """Rage to invade with figure f from ``src`` (the reserve, or Valhalla by card fd)."""
-    return invade_cost_nb(T, S, p, f) if src == E.LOC_RESERVE else op_arg_nb(T, fd, E.OP_VALHALLA_INVADE)
+def _invaders(T, S, p, rage, ops, figs):
+    """The figures clan p may invade with now, in legal_actions_nb's order, into figs (int64[NFIG]);
+    returns their count: none at its Horns limit; those in the reserve whose cost its Rage pays,
+    then, with Frigga's Domain, those in Valhalla (its cost); any one Warrior of a place stands
+    for all there (DIGEST §1.5 Invade, §1.7)."""
+    if on_board_nb(S, p) >= horns_nb(T, S, p):
+        return 0
+    fd = upgrade_with_op_nb(T, S, p, E.OP_VALHALLA_INVADE) if _has(ops, E.OP_VALHALLA_INVADE) else -1
+    n = 0
+    for src in (E.LOC_RESERVE, E.LOC_VALHALLA):
+        if src == E.LOC_VALHALLA and fd < 0:
+            continue
+        warrior_seen = False
+        for f in range(E.NFIG):
+            if S.loc[p, f] != src:
+                continue
+            if E.FIG_WARRIOR0 <= f < E.FIG_WARRIOR0 + E.N_WARRIORS:
+                if warrior_seen:
+                    continue
+                warrior_seen = True
+            cost = invade_cost_nb(T, S, p, f) if src == E.LOC_RESERVE else op_arg_nb(T, fd, E.OP_VALHALLA_INVADE)
+            if cost <= rage:
+                figs[n] = f
+                n += 1
+    return n
 
 
 @njit(inline="always")
@@ -312,7 +303,7 @@ def _sacrifice_ok(T, S, p, ops):
         (S.stat[p, 0] < E.N_STEPS - 1 or S.stat[p, 1] < E.N_STEPS - 1 or S.stat[p, 2] < E.N_STEPS - 1)
 
 
-@njit(inline="always")  # once per decision, at the first figure that may invade
+@njit(inline="always")  # once per decision in which a figure may invade
 def _dest_summary(T, S, occ, params, doomed, late, here):
     """Where a figure may invade and greedy's score of each before the figure's term, summed up:
     (of the enterable provinces but Yggdrasil: the first of the best, its invade_province_score,

@@ -105,7 +105,7 @@ STATE_DTYPE = np.dtype([
     ("w_gods", np.int64, (len(E.CARD_GOD_NAMES),)),  # a clan's cards of each card god (draft_pick_nb)
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
     ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
-    ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice)
+    ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice, invaders)
     ("w_prov", np.int64, (E.N_PROVINCES,)),  # provinces to choose among (gods' move, Leader move)
     ("w_fought", np.int8, (P5, E.NFIG)),  # 1: the figure is in the battle (pillage_nb)
     ("w_texts", np.int16, (P5, 8)),  # the revealed cards whose texts act after the battle
