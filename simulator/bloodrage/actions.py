@@ -133,13 +133,8 @@ def legal_actions_nb(T, S, p, acts):
     (tests/test_kernel_views.py compares the two over random positions).
     """
     n = 0
-    rage = S.rage[p]
-    buf = S.w_dest[:]
-    board_view_nb(T, S)
-    occ = S.w_occ[:]
-    at, here = S.w_at[p], S.w_here[p]
-    ops = clan_opmask_nb(T, S, p)
-    figs = S.w_figs[:]
+    rage, at, here, ops = _position(T, S, p)
+    buf, occ, figs = S.w_dest[:], S.w_occ[:], S.w_figs[:]
     for j in range(_invaders(T, S, p, rage, ops, figs)):
         f = figs[j]
         for i in range(invade_dests_nb(T, S, p, f, buf, occ)):
@@ -183,15 +178,10 @@ def greedy_choice_nb(T, S, p, acts, params):
     the figure's term). ``acts`` (int64[MAX_ACTS, 3]) is written only when no action scores
     above NEG: greedy then takes the first one listed."""
     params = effective_params_nb(S, p, params)
-    rage = S.rage[p]
-    buf = S.w_dest[:]
-    board_view_nb(T, S)
-    occ = S.w_occ[:]
-    at, here = S.w_at[p], S.w_here[p]
-    ops = clan_opmask_nb(T, S, p)
+    rage, at, here, ops = _position(T, S, p)
+    buf, occ, figs = S.w_dest[:], S.w_occ[:], S.w_figs[:]
     doomed, late = decision_facts(S, p, params)
     best = (NEG - 1.0, -1, 0, 0)  # (score, type, a, b); NEG - 1.0 == NEG: an action must beat NEG
-    figs = S.w_figs[:]
     nf = _invaders(T, S, p, rage, ops, figs)
     if nf > 0:
         dests = _dest_summary(T, S, occ, params, doomed, late, here)
@@ -246,6 +236,14 @@ def greedy_choice_nb(T, S, p, acts, params):
 def _keep(best, sc, t, a, b):
     """greedy's running pick (score, t, a, b) after candidate (t, a, b) listed next scores sc."""
     return (sc, t, a, b) if sc > best[0] else best
+
+
+@njit(inline="always")
+def _position(T, S, p):
+    """What an action decision of clan p reads first: (its Rage, board_view_nb's masks of where it
+    has figures and where it is present, its upgrades' opcode mask); S.w_occ holds occupancy."""
+    board_view_nb(T, S)
+    return S.rage[p], S.w_at[p], S.w_here[p], clan_opmask_nb(T, S, p)
 
 
 @njit(inline="always")
