@@ -266,7 +266,8 @@ def _action_score(T, S, p, t, a, b, params, view):
 
 
 # The pieces of _action_score, shared with actions.greedy_choice_nb (which scores the actions as it
-# lists them): one formula each, so the two cannot drift apart. Inlined: they run per candidate.
+# walks them, without a list): one formula each, so the two cannot drift apart. Inlined: they run
+# per candidate.
 @njit(inline="always")
 def decision_facts(S, p, params):
     """(doomed province of this age, clan p plays for the end: Rage <= P_LATE_RAGE)."""
