@@ -200,7 +200,8 @@ def fjord_support(T, fj):
 def board_view_nb(T, S):
     """occupancy_nb and every clan's province_masks_nb in one pass over the figures, into the
     state's work buffers: S.w_occ[prov] figures in each province, S.w_at[q] and S.w_here[q] the
-    (at, present) bitmasks of clan q (int64). Read by the choice of an action (list_actions_nb)."""
+    (at, present) bitmasks of clan q (int64). Read by the choice of an action (actions.legal_actions_nb,
+    greedy_choice_nb)."""
     # Branch-free and in registers: per clan, a bit and a 4-bit count for each of the 16 loc codes
     # (shifted past the negative ones; a clan has 12 figures < 16); the counts of all clans are
     # summed in 8-bit lanes, even codes in one word and odd codes in the other.

@@ -350,7 +350,9 @@ def march_score(S, a, b, params, doomed, late):
 @canonical("p")
 @njit(cache=True)
 def choose_action_nb(T, S, p, acts, n, kind, params):
-    """Index in acts[:n] (rows: type, a, b) of clan p's action (DIGEST §1.5 Action)."""
+    """Index in acts[:n] (rows: type, a, b) of clan p's action (DIGEST §1.5 Action): greedy's pick
+    scored over the whole list, the definition actions.greedy_choice_nb (what the engine plays)
+    is checked against (tests/test_kernel_views.py)."""
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
     params = effective_params_nb(S, p, params)
