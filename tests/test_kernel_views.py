@@ -215,13 +215,15 @@ def test_valhalla_board_view_agrees_with_the_scans():
 
 def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
     """policy.draft_pick_nb counts the clan's cards of each god once per pick (god_counts_nb) in
-    place of a pass over hand and sheet for every card of the pack: it keeps the first card of the
-    highest pick_score_nb (DIGEST §1.5 Draft), over random hands, sheets, packs and greedy
-    parameters with synergy and hate-drafting weights."""
-    from volva.simulator.bloodrage.policy import draft_pick_nb, pick_score_nb
+    place of a pass over hand and sheet for every card of the pack, and on the batch path reads
+    each card's score before synergy from the seat's row (draft_table_nb): either way it keeps the
+    first card of the highest pick_score_nb (DIGEST §1.5 Draft), over random hands, sheets, packs,
+    card weights and greedy parameters with synergy and hate-drafting weights."""
+    from volva.simulator.bloodrage.policy import draft_pick_nb, draft_table_nb, pick_score_nb
     from volva.strategies.lineup import resolve_for
     rng = np.random.default_rng(16)
     S = new_state()[0]
+    rows = new_state()[0]  # another record: its pol_params rows with draft_table_nb's columns
     n = int(tables.n_cards)
     base = np.asarray(resolve_for("blood-rage")("greedy")[1], np.float64)
     picks_seen = set()
@@ -233,11 +235,17 @@ def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
         params = base.copy()
         params[E.P_SYNERGY] = rng.choice([0.0, 0.5, 2.0])
         params[E.P_HATE] = rng.choice([0.0, 0.3])
+        params[E.P_CARD_W0:E.P_CARD_W0 + n] += rng.choice([0.0, 1.0]) * rng.normal(0.0, 1.0, n)
+        rows.pol_params[0, :E.N_PARAMS] = params
+        draft_table_nb(tables, rows, 1)
         m = int(rng.integers(1, 9))
         pack = rng.integers(0, n, m).astype(np.int16)
         want = [pick_score_nb(tables, S, 0, int(c), params) for c in pack]
         got = draft_pick_nb(tables, S, 0, pack, m, E.POL_GREEDY, params)
         assert got == int(np.argmax(want)), (pack.tolist(), want)
+        assert draft_pick_nb(tables, S, 0, pack, m, E.POL_GREEDY, rows.pol_params[0]) == got
+        if params[E.P_SYNERGY] == 0.0:  # the table is the whole score, bit for bit
+            assert [rows.pol_params[0, E.N_PARAMS + c] for c in pack] == want
         picks_seen.add(got)
     assert len(picks_seen) > 4  # not always the first card
 

@@ -24,6 +24,7 @@ from .phases import (
     setup_nb,
     start_age_counters_nb,
 )
+from .policy import draft_table_nb
 from .state import G_AGE, G_FIRST, G_FOCAL, G_PHASE, G_TURNS, G_VIOLATION, init_state_nb, log_nb
 
 
@@ -105,6 +106,7 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, out, buf):
     after its last use as an array while its record was still in use (a crash once malloc returns
     large blocks to the system at once, as Dask's workers make it do: MALLOC_TRIM_THRESHOLD_)."""
     P = load_policies_nb(buf[0], kinds, params)  # no reference counts on the way down
+    draft_table_nb(Tarr[0], buf[0], P)
     for g in range(seeds.shape[0]):
         S = buf[0]
         _game(Tarr[0], S, seeds[g], S.pol_kind[:P], S.pol_params[:P], False, check)

@@ -53,7 +53,7 @@ def apply_rules_nb(S, p, params):
             break
         if (int(params[o + 1]) & age_bit) and params[o + 2] <= S.rage[p] <= params[o + 3]:
             if not copied:
-                for k in range(params.shape[0]):
+                for k in range(E.N_PARAMS):  # not a draft table (draft_table_nb) that follows
                     S.w_params[p, k] = params[k]
                 copied = True
             for k in range(int(params[o + 4])):
@@ -142,12 +142,35 @@ def pick_score_nb(T, S, p, c, params):
 @njit(inline="always")  # per card of a pack
 def pick_score_with(T, c, params, same_god):
     """pick_score_nb given ``same_god``: the clan's cards (hand and sheet) of card c's god."""
+    return _with_synergy(T, c, params, _plain_pick_score(T, c, params), same_god)
+
+
+@njit(inline="always")
+def _plain_pick_score(T, c, params):
+    """pick_score_with before the synergy term: what draft_table_nb keeps per card."""
     s = draft_score_nb(T, c, params)
     if params[E.P_HATE] != 0.0:  # adding 0.0 would change no comparison
         s += params[E.P_HATE] * _plain_worth_nb(T, c)
+    return s
+
+
+@njit(inline="always")
+def _with_synergy(T, c, params, s, same_god):
     if T.card_god[c] >= 0 and params[E.P_SYNERGY] != 0.0:
         s += params[E.P_SYNERGY] * same_god
     return s
+
+
+@njit(cache=True, _nrt=False)
+def draft_table_nb(T, S, P):
+    """Each seat's draft scores before synergy (_plain_pick_score), for the batch path: columns
+    N_PARAMS + c of S.pol_params[p] (float64[N_PARAMS + MAX_CARDS]) for every card c < T.n_cards,
+    from the parameters in its first N_PARAMS columns (load_policies_nb's). draft_pick_nb reads
+    them when it is given such a row, instead of scoring the same cards again at every pick."""
+    for p in range(P):
+        params = S.pol_params[p]
+        for c in range(T.n_cards):
+            S.pol_params[p, E.N_PARAMS + c] = _plain_pick_score(T, c, params)
 
 
 @canonical("p")
@@ -184,12 +207,16 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
         if i >= 0:
             return i
     params = effective_params_nb(S, p, params)
+    table = params.shape[0] > E.N_PARAMS  # draft_table_nb's (a row of rules applied has none)
     gods = S.w_gods[:]
-    god_counts_nb(T, S, p, gods)  # once per pick, not once per card of the pack
+    if params[E.P_SYNERGY] != 0.0:  # else no count is read
+        god_counts_nb(T, S, p, gods)  # once per pick, not once per card of the pack
     best, bs = 0, NEG
     for i in range(n):
-        g = T.card_god[pack[i]]
-        s = pick_score_with(T, pack[i], params, gods[g] if g >= 0 else 0)
+        c = pack[i]
+        g = T.card_god[c]
+        s = params[E.N_PARAMS + c] if table else _plain_pick_score(T, c, params)
+        s = _with_synergy(T, c, params, s, gods[g] if g >= 0 else 0)
         if s > bs:
             best, bs = i, s
     return best

@@ -88,7 +88,9 @@ STATE_DTYPE = np.dtype([
     ("mission_n", np.int8, (P5, E.MAX_MISSIONS)),  # ages in which each mission was completed
     ("rs", np.uint64, (1,)),  # random stream state
     ("pol_kind", np.int8, (P5,)),  # the seats' policy kinds, for the batch path (play_chunk_nb)
-    ("pol_params", np.float64, (P5, E.N_PARAMS)),  # and their parameters
+    # and their parameters, then (columns N_PARAMS + card) each card's draft score before synergy
+    # (policy.draft_table_nb: the same for every pick with these parameters)
+    ("pol_params", np.float64, (P5, E.N_PARAMS + E.MAX_CARDS)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),  # event rows (written only when gs[G_LOG_ON])
     # Work buffers: scratch space with no meaning between calls, never reset. A kernel's own
     # np.empty array carries a reference count that every call passing it on bumps with an atomic
