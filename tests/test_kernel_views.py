@@ -250,6 +250,32 @@ def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
     assert len(picks_seen) > 4  # not always the first card
 
 
+def test_valhalla_card_worth_from_the_seat_row_is_the_computed_worth():
+    """Blood Rage: Valhalla greedy's card worth (draft, keep, Loki's draw; rulebook "Draft Gods'
+    Gifts" is the choice, the worth is the bot's price) read from a seat's batch row
+    (valhalla.policy.draft_table_nb's columns) is, bit for bit, the one computed from its
+    parameters, for every card and random parameter vectors; so is the pick from random packs."""
+    from volva.simulator.valhalla import policy as VP
+    from volva.simulator.valhalla.state import new_state as vh_state
+    T = engines.load_ruleset("valhalla").tables
+    rng = np.random.default_rng(18)
+    S = vh_state()[0]
+    n = int(T.n_cards)
+    picks = set()
+    for _ in range(30):
+        params = rng.normal(0.0, 2.0, E.VP_N)
+        S.pol_params[1, :E.VP_N] = params
+        VP.draft_table_nb(T, S, 2)
+        row = S.pol_params[1]
+        want = [VP.card_worth_nb(T, S, 1, c, params) for c in range(n)]
+        assert [VP.card_worth_nb(T, S, 1, c, row) for c in range(n)] == want
+        pack = rng.integers(0, n, 6).astype(np.int64)
+        got = VP.draft_pick_nb(T, S, 1, pack, 6, E.VPOL_GREEDY, row)
+        assert got == VP.draft_pick_nb(T, S, 1, pack, 6, E.VPOL_GREEDY, params) == int(np.argmax([want[c] for c in pack]))
+        picks.add(got)
+    assert len(picks) > 3
+
+
 def test_draft_prices_from_the_derived_columns_are_the_branches_they_replace(tables):
     """policy._type_score_nb and _plain_worth_nb read the card columns rules.make_tables derives
     (card_wparam, card_wqty, card_wdiv, card_plain): bit for bit the values of greedy's draft

@@ -18,6 +18,7 @@ from .engine import (
     valor_phase_nb,
 )
 from .invariants import INV_UNFINISHED, checkpoint_nb
+from .policy import draft_table_nb
 from .state import (
     G_AGE,
     G_CHECK,
@@ -99,6 +100,7 @@ def play_chunk_nb(Tarr, seeds, kinds, params, check, games, out, buf):
     """One game per seed of a chunk (setup games[i], record out[i]) on the state buffer ``buf``
     (1-element VSTATE_DTYPE array, allocated and held by the caller: see the base engine's)."""
     P = load_policies_nb(buf[0], kinds, params)  # no reference counts on the way down
+    draft_table_nb(Tarr[0], buf[0], P)
     for g in range(seeds.shape[0]):
         S = buf[0]
         play_game_nb(Tarr[0], S, seeds[g], S.pol_kind[:P], S.pol_params[:P], False, check, games[g])

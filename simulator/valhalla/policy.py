@@ -35,7 +35,26 @@ def script_bad_nb(S):
 
 @njit(cache=True, _nrt=False)
 def card_worth_nb(T, S, p, c, params):
-    """Greedy worth of holding card c (draft, keep): type weight + effects + god and card bonus."""
+    """Greedy worth of holding card c (draft, keep): type weight + effects + god and card bonus;
+    read from the row's column VP_N + c when ``params`` carries draft_table_nb's columns."""
+    if params.shape[0] > E.VP_N:
+        return params[E.VP_N + c]
+    return _card_worth(T, c, params)
+
+
+@njit(cache=True, _nrt=False)
+def draft_table_nb(T, S, P):
+    """Each seat's card_worth_nb for every card c < T.n_cards, for the batch path: columns VP_N + c
+    of S.pol_params[p] (float64[VP_N + VH_MAX_CARDS]), from the parameters in its first VP_N
+    columns (load_policies_nb's): the worth depends on the card and parameters alone."""
+    for p in range(P):
+        params = S.pol_params[p, :E.VP_N]
+        for c in range(T.n_cards):
+            S.pol_params[p, E.VP_N + c] = _card_worth(T, c, params)
+
+
+@njit(inline="always")
+def _card_worth(T, c, params):
     t = T.card_type[c]
     v = 0.0
     if t == E.VCT_BATTLE:

@@ -86,7 +86,8 @@ VSTATE_DTYPE = np.dtype([
     ("god_fired", np.int32, (E.VH_N_GODS_MAX,)),
     ("rs", np.uint64, (1,)),
     ("pol_kind", np.int8, (P5,)),  # the seats' policies, for the batch path (core.record.load_policies_nb)
-    ("pol_params", np.float64, (P5, E.VP_N)),
+    # and their parameters, then (columns VP_N + card) each card's worth (policy.draft_table_nb)
+    ("pol_params", np.float64, (P5, E.VP_N + E.VH_MAX_CARDS)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
     # The board as greedy reads it, kept per clan (policy.board_view_nb recomputes a clan's rows
     # only when view_stale is set: board.board_changed_nb, called wherever a figure moves or its
