@@ -116,3 +116,16 @@ def test_harness_with_gods_of_asgard(players):
     assert (out.gods[:, 0] != out.gods[:, 1]).all() and (out.gods >= 0).all()
     assert set(np.unique(out.gods)) == set(range(6))
     assert (out.god_fired.sum(0) > 0).all(), out.god_fired.sum(0)
+
+
+def test_the_checks_compile_without_reference_counts():
+    """Both engines' Action phases are compiled without reference counts (_nrt=False, which numba
+    extends to the kernels they compile) and call checkpoint_nb after every action. A check that
+    allocated compiled only when the game loop had compiled it first: a scenario whose first step
+    was the Action phase, from an empty kernel cache, stopped with a numba TypingError. The checks
+    are therefore _nrt=False kernels themselves, so an allocation in them fails in every order."""
+    from volva.simulator.bloodrage import invariants as br
+    from volva.simulator.valhalla import invariants as vh
+    for mod in (br, vh):
+        for kernel in (mod.check_invariants_nb, mod.checkpoint_nb):
+            assert kernel.targetoptions.get("_nrt") is False, kernel.py_func.__qualname__

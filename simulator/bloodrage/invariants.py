@@ -3,12 +3,11 @@
 check_invariants_nb returns the first violated invariant's code (0 = none);
 the engine calls it after every action and every phase when gs[G_CHECK] is set.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
 from ..core.record import record_violation_nb
-from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, on_board_nb, sheet_opmask_nb
+from .board import fjord_usable_nb, horns_nb, is_shiplike_nb, occupied_nb, on_board_nb, sheet_opmask_nb
 from .state import G_AGE, G_CHECK, G_DISCARD_N, G_NP, G_PHASE, G_VIOLATION
 
 INV_OK = 0
@@ -37,11 +36,10 @@ def deck_total_nb(T, P):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no allocation: the Action phase (_nrt=False) calls it
 def check_invariants_nb(T, S):
     """First violated invariant code for state S, or INV_OK."""
     P = S.gs[G_NP]
-    occ = np.zeros(E.N_PROVINCES, np.int64)
     for p in range(P):
         if S.rage[p] < 0:
             return INV_RAGE
@@ -71,13 +69,12 @@ def check_invariants_nb(T, S):
                     return INV_LOC
                 if S.destroyed[l]:
                     return INV_DESTROYED
-                occ[l] += 1
         if on_board_nb(S, p) > horns_nb(T, S, p):
             return INV_HORNS
         if S.opmask[p] != sheet_opmask_nb(T, S, p):
             return INV_OPMASK
     for pr in range(E.N_PROVINCES):
-        if occ[pr] > T.prov_villages[pr]:
+        if occupied_nb(S, pr) > T.prov_villages[pr]:
             return INV_VILLAGES
     for k in range(2):  # gods: never in a destroyed province, never two on one (DIGEST §2)
         g = S.god_loc[k]
@@ -100,7 +97,7 @@ def check_invariants_nb(T, S):
     return INV_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkpoint_nb(T, S):
     """When checking is on, record the first violation (code, and the turn count when it happened)."""
     if S.gs[G_CHECK] == 1 and S.gs[G_VIOLATION] == 0:

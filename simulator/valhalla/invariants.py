@@ -30,7 +30,7 @@ INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_R
                       "card conservation", "negative Glory", "unfinished game", "claim", "kept board view")))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no allocation: the Action phase (_nrt=False) calls it
 def check_invariants_nb(T, S):
     P = S.gs[G_NP]
     cards = S.gs[G_DECK_N] + S.gs[G_REMOVED]
@@ -136,7 +136,7 @@ def regions_kept_nb(T, S):
     return S.rv_smax[0] == summon_room_nb(T, S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkpoint_nb(T, S):
     """Record the first violation (code and turn) when checking is on."""
     if S.gs[G_CHECK] == 1 and S.gs[G_VIOLATION] == 0:
