@@ -191,7 +191,7 @@ phase = "quest"
 choices = { 0 = ["horns"] }
 """)
     msg = error_of(p)
-    assert "step 1" in msg and "named no legal option" in msg
+    assert "step 1" in msg and "named no legal option: clan 0's 'horns' (value 1 of its queue)" in msg
 
 
 def test_unused_script_values(tmp_path):

@@ -476,6 +476,21 @@ def test_valhalla_scenario_scripted_stat_options_and_names(tmp_path):
         run_scenario(p)
 
 
+def test_valhalla_scenario_names_the_refused_scripted_value(tmp_path):
+    """A scripted stat raise the rules refuse (RB "Contest" note: Tyr's tile raises a stat of the
+    winner's choice; horns is at its last step) stops the step with an error naming the clan,
+    the value as written and its place in the clan's queue."""
+    from volva.simulator.core.loading import ScenarioError
+    from volva.strategies.lineup import run_scenario
+    text = (SCEN / "tyr_age2_tile.toml").read_text().split("[expect]")[0]
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace('hand = ["Tyr\'s Sacrifice"]', f'hand = ["Tyr\'s Sacrifice"]\nstats = {{ horns = {E.N_STEPS} }}')
+                 .replace('region = "Himinbjorg"', 'region = "Himinbjorg"\ncards = { 0 = "Tyr\'s Sacrifice" }\n'
+                                                   'choices = { 0 = ["horns"] }'))
+    with pytest.raises(ScenarioError, match=r"named no legal option: clan 0's 'horns' \(value 2 of its queue\)"):
+        run_scenario(p)
+
+
 def test_valhalla_scripted_calls_name_different_figures(tmp_path):
     """Scripted Call to Battle: ["warrior@Vingolf", "warrior@Vingolf"] names two Warriors (as in the
     base game's scenarios), with option call_one = false letting both come."""

@@ -10,7 +10,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.canon import canonical
 from ..core.rng import rand_int_nb, shuffle_nb
-from ..core.script import script_pop_nb
+from ..core.script import script_pop_nb, script_refused_nb
 from .board import (
     card_value_nb,
     clan_str_nb,
@@ -24,7 +24,7 @@ from .board import (
     upgrade_cost_nb,
     warrior_str_nb,
 )
-from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD
+from .state import G_AGE, G_NP, G_OPEN_PLAY, G_SCRIPT_BAD, G_SCRIPT_BAD_AT
 
 NEG = -1e18
 
@@ -83,7 +83,7 @@ def scripted_index_nb(S, p, a, n, allow_decline):
         return -1
     i = _find(a, n, v)
     if i < 0:
-        S.gs[G_SCRIPT_BAD] += 1
+        script_refused_nb(S, p, G_SCRIPT_BAD, G_SCRIPT_BAD_AT)
         return -2
     return i
 
@@ -412,7 +412,7 @@ def choose_march_nb(T, S, p, src, dst, cand, kind, params):
                 cand[j + i] = t
             return k
         if k != E.SCRIPT_NONE:
-            S.gs[G_SCRIPT_BAD] += 1
+            script_refused_nb(S, p, G_SCRIPT_BAD, G_SCRIPT_BAD_AT)
     if kind == E.POL_RANDOM:
         shuffle_nb(S.rs, cand, nc)
         return 1 + rand_int_nb(S.rs, m)
@@ -525,7 +525,7 @@ def choose_stat_nb(T, S, p, kind, params, exclude):
         if 0 <= v < 3 and v != exclude and S.stat[p, v] < E.N_STEPS - 1:
             return v
         if v != E.SCRIPT_NONE:
-            S.gs[G_SCRIPT_BAD] += 1
+            script_refused_nb(S, p, G_SCRIPT_BAD, G_SCRIPT_BAD_AT)
     if kind == E.POL_RANDOM:  # uniform over the stats that may rise: the k-th of them
         n = 0
         for s in range(3):
@@ -576,7 +576,7 @@ def choose_yes_nb(T, S, p, kind, params, greedy_yes):
         if v == 0 or v == 1:
             return v == 1
         if v != E.SCRIPT_NONE:
-            S.gs[G_SCRIPT_BAD] += 1
+            script_refused_nb(S, p, G_SCRIPT_BAD, G_SCRIPT_BAD_AT)
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, 2) == 1
     return greedy_yes

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import ScenarioError, read_toml
-from ..core.scenario import play_step
+from ..core.scenario import play_step, refused_text
 from .scenario_position import (
     ACTIONS,
     DEALT,
@@ -69,10 +69,11 @@ class _Scenario(ScenarioPosition):
             S.script_n[p] = len(vals)
 
     def after(self, F, bad0):
-        from .state import G_SCRIPT_BAD
+        from .state import G_SCRIPT_BAD, G_SCRIPT_BAD_AT
         S = self.S
         if S.gs[G_SCRIPT_BAD] > bad0:
-            self.fail(F, f"a scripted choice named no legal option ({int(S.gs[G_SCRIPT_BAD] - bad0)} time(s)); "
+            self.fail(F, f"a scripted choice named no legal option: {refused_text(self.queued, int(S.gs[G_SCRIPT_BAD_AT]))}"
+                         f" ({int(S.gs[G_SCRIPT_BAD] - bad0)} time(s) in the step); "
                          f"scripted: {self.script_text()} (each clan's values are used in the order the engine asks: "
                          f"Call to Battle moves, then its battle card, then the other choices)")
         for p, vals in self.queued.items():
@@ -86,7 +87,7 @@ class _Scenario(ScenarioPosition):
         return "; ".join(f"clan {p}: {[str(s) for _, s in v]}" for p, v in self.queued.items())
 
     def step(self, k, st):
-        from .state import G_SCRIPT_BAD
+        from .state import G_SCRIPT_BAD, G_SCRIPT_BAD_AT
         F = f"step {k}"
         self.step_k = k
         if not isinstance(st, dict):
@@ -95,6 +96,7 @@ class _Scenario(ScenarioPosition):
             self.fail(F, "give exactly one of 'action' (" + " | ".join(ACTIONS) + ") or 'phase' ("
                          + " | ".join(PHASES) + ")")
         bad0 = int(self.S.gs[G_SCRIPT_BAD])
+        self.S.gs[G_SCRIPT_BAD_AT] = 0
         if "phase" in st:
             ph = st["phase"]
             if ph not in PHASES:

@@ -36,7 +36,8 @@ G_SCRIPT_BAD = N_HEADER + 1  #: scripted choices that named no legal option (sce
 G_IN_BATTLE = N_HEADER + 2  #: 1 while a battle is being resolved (Volur Witch, DIGEST §1.7)
 G_BATTLE_PROV = N_HEADER + 3  #: province of the battle being resolved
 G_OPEN_PLAY = N_HEADER + 4  #: 1 while cards are played face up one at a time (Heimdall, DIGEST §2)
-N_GS = N_HEADER + 5
+G_SCRIPT_BAD_AT = N_HEADER + 5  #: the first of them: core.script.script_refused_nb
+N_GS = N_HEADER + 6
 
 P5 = E.MAX_PLAYERS
 

@@ -135,6 +135,19 @@ def check_expect(sc, result: dict) -> None:
         sc.fail("expect", f"{len(bad)} expectation(s) failed:\n  " + "\n  ".join(bad))
 
 
+def refused_text(queued: dict, at: int) -> str:
+    """The scripted value a step's engine refused first, in words: ``at`` is the state's
+    G_SCRIPT_BAD_AT (core.script.script_refused_nb: 1 + clan * MAX_SCRIPT + index, 0 none) and
+    ``queued`` each clan's queue as [(value, the value as written)]."""
+    from . import enums as E
+    if at <= 0:
+        return "(the value is not known)"
+    p, i = divmod(at - 1, E.MAX_SCRIPT)
+    vals = queued.get(p, [])
+    written = repr(vals[i][1]) if i < len(vals) else "?"
+    return f"clan {p}'s {written} (value {i + 1} of its queue)"
+
+
 def play_step(sc, k: int, st: dict, play) -> None:
     """Play step ``k`` of scenario ``sc`` with ``play(st)``. A step with ``expect_error = "text"``
     must be refused with a ScenarioError whose message contains the text (case-insensitive); the

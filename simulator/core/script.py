@@ -16,3 +16,15 @@ def script_pop_nb(S, p):
         return E.SCRIPT_NONE
     S.script_i[p] = i + 1
     return S.script[p, i]
+
+
+@canonical("p")
+@njit(cache=True)
+def script_refused_nb(S, p, g_bad, g_at):
+    """Clan p's scripted value just taken (script_pop_nb) named no legal option: counted in
+    S.gs[g_bad]; the first such value since S.gs[g_at] was cleared is kept there as
+    1 + p * MAX_SCRIPT + its index in the clan's queue, for the scenario to name it. The caller
+    then decides as its usual policy would."""
+    S.gs[g_bad] += 1
+    if S.gs[g_at] == 0:
+        S.gs[g_at] = 1 + p * E.MAX_SCRIPT + S.script_i[p] - 1

@@ -9,7 +9,7 @@ from numba import njit
 
 from ..core import enums as E
 from ..core.rng import rand_int_nb
-from ..core.script import script_pop_nb
+from ..core.script import script_pop_nb, script_refused_nb
 from .board import (
     card_op_sum_nb,
     contestable_nb,
@@ -22,15 +22,16 @@ from .board import (
     sheet_sum_nb,
     str_in_nb,
 )
-from .state import G_AGE, G_NP, G_SCRIPT_BAD
+from .state import G_AGE, G_NP, G_SCRIPT_BAD, G_SCRIPT_BAD_AT
 
 NEG = -1e18
 
 
 @njit(cache=True, _nrt=False)
-def script_bad_nb(S):
-    """A scripted value named no legal option: counted (the scenario reports it); greedy decides."""
-    S.gs[G_SCRIPT_BAD] += 1
+def script_bad_nb(S, p):
+    """Clan p's scripted value named no legal option: counted and the first one kept (the scenario
+    reports it); greedy decides."""
+    script_refused_nb(S, p, G_SCRIPT_BAD, G_SCRIPT_BAD_AT)
 
 
 @njit(cache=True, _nrt=False)
@@ -87,7 +88,7 @@ def draft_pick_nb(T, S, p, pack, n, kind, params):
             for i in range(n):
                 if pack[i] == v:
                     return i
-            script_bad_nb(S)
+            script_bad_nb(S, p)
     best, bi = NEG, 0
     for i in range(n):
         w = card_worth_nb(T, S, p, pack[i], params)
@@ -105,7 +106,7 @@ def choose_stat_nb(T, S, p, kind, params):
         if v != E.SCRIPT_NONE:
             if 0 <= v < E.N_STATS and S.stat[p, v] < E.N_STEPS - 1:
                 return v
-            script_bad_nb(S)
+            script_bad_nb(S, p)
     if kind == E.VPOL_RANDOM:
         n = 0
         for s in range(E.N_STATS):
@@ -508,7 +509,7 @@ def call_choice_nb(T, S, q, c, r, kind, params):
         if v != E.SCRIPT_NONE:
             if 0 <= v < E.VH_NFIG and S.loc[q, v] >= 0 and S.loc[q, v] != r and T.adj[S.loc[q, v], r] == 1:
                 return v
-            script_bad_nb(S)
+            script_bad_nb(S, q)
     if kind == E.VPOL_RANDOM:
         return f if rand_int_nb(S.rs, 2) == 0 else -1
     if q == c:
@@ -540,7 +541,7 @@ def battle_card_nb(T, S, p, r, kind, params):
             for i in range(n):
                 if S.hand[p, i] == v:
                     return i
-            script_bad_nb(S)
+            script_bad_nb(S, p)
     board_view_nb(T, S)  # the figures called in since the last decision
     cnt, st = S.w_cnt, S.w_str
     mine = st[p, r] + sheet_sum_nb(T, S, p, E.VOP_BATTLE_STR)

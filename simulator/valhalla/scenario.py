@@ -44,10 +44,10 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import ScenarioError
-from ..core.scenario import ScenarioFile, load_with_options, play_step
+from ..core.scenario import ScenarioFile, load_with_options, play_step, refused_text
 from .board import sheet_refresh_nb
 from .policy import region_view_nb
-from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, init_state_nb, new_state
+from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, G_SCRIPT_BAD_AT, init_state_nb, new_state
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
 ACTIONS = ("contest", "summon", "march", "upgrade", "quest", "pass")
@@ -271,6 +271,7 @@ class VScenario(ScenarioFile):
         S.script_n[:] = 0
         S.script_i[:] = 0
         S.gs[G_SCRIPT_BAD] = 0
+        S.gs[G_SCRIPT_BAD_AT] = 0
         vals: dict[int, list] = {}
         self.called: dict[int, set] = {}
         region = st.get("region")
@@ -341,7 +342,8 @@ class VScenario(ScenarioFile):
     def after(self, F):
         S = self.S
         if S.gs[G_SCRIPT_BAD] > 0:
-            self.fail(F, f"a scripted choice named no legal option ({int(S.gs[G_SCRIPT_BAD])} time(s)); scripted: "
+            self.fail(F, f"a scripted choice named no legal option: {refused_text(self.queued, int(S.gs[G_SCRIPT_BAD_AT]))}"
+                         f" ({int(S.gs[G_SCRIPT_BAD])} time(s) in the step); scripted: "
                          + "; ".join(f"clan {q}: {[str(x) for _, x in v]}" for q, v in self.queued.items()))
         for q, vs in self.queued.items():
             i = int(S.script_i[q])

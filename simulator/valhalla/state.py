@@ -35,7 +35,8 @@ G_DECK_N = N_HEADER + 0  #: cards in the deck (top = deck[deck_n - 1])
 G_DECK_TOTAL = N_HEADER + 1  #: cards in the game at setup (card conservation)
 G_REMOVED = N_HEADER + 2  #: cards removed from the game (end of an age, over the keep limit)
 G_SCRIPT_BAD = N_HEADER + 3  #: scripted choices that named no legal option (scenarios report them)
-N_GS = N_HEADER + 4
+G_SCRIPT_BAD_AT = N_HEADER + 4  #: the first of them: core.script.script_refused_nb
+N_GS = N_HEADER + 5
 
 P5 = E.MAX_PLAYERS
 R = E.VH_MAX_REGIONS
