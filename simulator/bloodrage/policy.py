@@ -199,7 +199,8 @@ def _type_score_nb(T, c, params):
 @canonical("n")
 @njit(cache=True)
 def draft_pick_nb(T, S, p, pack, n, kind, params):
-    """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft). Script: a card id."""
+    """Index in pack[:n] of the card clan p keeps (DIGEST §1.5 Draft). Script: a card id.
+    params: float64[N_PARAMS], or a batch row that also carries draft_table_nb's scores."""
     if kind == E.POL_RANDOM:
         return rand_int_nb(S.rs, n)
     if kind == E.POL_SCRIPT:

@@ -6,6 +6,7 @@ import difflib
 
 import numpy as np
 
+from . import enums as E
 from .loading import ScenarioError, ScenarioRefusal
 
 #: operators of a check table (``glory = { ">=" = 10 }``, ``hand = { contains = "Tyr's Smite" }``)
@@ -139,7 +140,6 @@ def refused_text(queued: dict, at: int) -> str:
     """The scripted value a step's engine refused first, in words: ``at`` is the state's
     G_SCRIPT_BAD_AT (core.script.script_refused_nb: 1 + clan * MAX_SCRIPT + index, 0 none) and
     ``queued`` each clan's queue as [(value, the value as written)]."""
-    from . import enums as E
     if at <= 0:
         return "(the value is not known)"
     p, i = divmod(at - 1, E.MAX_SCRIPT)
