@@ -62,13 +62,15 @@ def cluster_mean(total, n, c_vv, c_vn, c_nn, groups, alpha: float = ALPHA):
     ``groups`` blocks. Variance ``G/(G-1) Σ_b (V_b − m n_b)² / n²`` (statsmodels' cluster OLS on a
     constant); interval and two-sided p-value (mean = 0) from Student's t with G − 1 df. Returns
     float arrays (mean, se, ci_low, ci_high, p_value, fixed): ``fixed`` where V_b = m n_b in every
-    block (a difference 0 by construction), with se 0, no interval and p NaN."""
+    block of two or more (a difference 0 by construction), with se 0, no interval and p NaN; one
+    block gives se, interval and p NaN."""
     total, n, c_vv, c_vn, c_nn, groups = (np.atleast_1d(np.asarray(x, float)) for x in
                                           (total, n, c_vv, c_vn, c_nn, groups))
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
         num = c_vv - 2 * m * c_vn + m * m * c_nn
-        fixed = (n > 0) & (np.abs(num) <= 1e-9 * (c_vv + m * m * c_nn) + 1e-300)
+        # one block has no spread to judge: its residual is 0 whatever the value (not fixed)
+        fixed = (n > 0) & (groups > 1) & (np.abs(num) <= 1e-9 * (c_vv + m * m * c_nn) + 1e-300)
         var = np.where(groups > 1, groups / np.maximum(groups - 1, 1) * np.clip(num, 0, None) / (n * n), np.nan)
         var = np.where(fixed, 0.0, var)
         se = np.sqrt(var)
@@ -89,7 +91,7 @@ def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
     (rate, se, ci_low, ci_high, fixed, small):
 
     - ``fixed``: the rate does not vary between blocks (W_b = p T_b in every block: a mirror lineup's
-      1/P, a strategy holding every seat); se 0, no interval (NaN);
+      1/P, a strategy holding every seat), judged from two blocks or more; se 0, no interval (NaN);
     - ``small``: n < SMALL_N or fewer than 5 wins or 5 losses, where the normal interval is unreliable:
       the interval is Wilson's at the effective sample size n / deff (deff = clustered variance over
       the binomial one, at least 1), never of zero width;

@@ -297,3 +297,16 @@ def test_delta_iwd_and_ablate_delta_cover():
     for s in ("a", "b"):  # b: 2–3 holders of one game, dependent
         cov = covered(ab[ab["name"] == s], lambda r: true_abl[r["name"]])
         assert LO <= cov <= HI, (s, cov)
+
+
+def test_one_seed_block_is_small_not_fixed():
+    """A run whose games all share one seed block has no spread between blocks to judge: its rates
+    are ``small`` (Wilson interval at the clans counted), never ``fixed`` (a rate that cannot vary,
+    which takes two blocks or more to tell); a paired mean of one block has no interval."""
+    from volva.analysis.intervals import cluster_mean, cluster_rate
+    p, se, lo, hi, fixed, small = cluster_rate(1.0, 3.0, 1.0, 3.0, 9.0, 1)
+    assert p[0] == 1 / 3 and not fixed[0] and small[0] and 0 < lo[0] < 1 / 3 < hi[0] < 1
+    p, se, lo, hi, fixed, small = cluster_rate(2.0, 8.0, 2.0, 8.0, 32.0, 2)  # 1 of 4 in each of 2 blocks
+    assert fixed[0] and se[0] == 0 and np.isnan(lo[0])
+    m, se, lo, hi, pv, fixed = cluster_mean(0.5, 4.0, 0.25, 2.0, 16.0, 1)
+    assert m[0] == 0.125 and not fixed[0] and np.isnan(se[0]) and np.isnan(lo[0]) and np.isnan(pv[0])
