@@ -491,6 +491,21 @@ def test_valhalla_scenario_names_the_refused_scripted_value(tmp_path):
         run_scenario(p)
 
 
+def test_valhalla_scripted_battle_card_must_be_in_hand(tmp_path):
+    """RB "Contest" (each clan in the battle reveals a card from its hand): a scripted battle card
+    the clan does not hold is refused before the step is played, naming the card, the clan and its
+    hand, as in the base game's scenarios."""
+    from volva.simulator.core.loading import ScenarioError
+    from volva.strategies.lineup import run_scenario
+    text = (SCEN / "pass_and_scripted_contest.toml").read_text().split("[expect]")[0]
+    p = tmp_path / "s.toml"
+    p.write_text(text.replace('hand = ["Serpent\'s Bite", "Trickster\'s Gambit"]', 'hand = ["Serpent\'s Bite"]')
+                 .replace('cards = { 0 = "Serpent\'s Bite"', 'cards = { 0 = "Trickster\'s Gambit"'))
+    with pytest.raises(ScenarioError, match=r"step\[2\].cards.0\[0\]'?: \"Trickster's Gambit\" is not in clan 0's "
+                                            r"hand; hand: Serpent's Bite"):
+        run_scenario(p)
+
+
 def test_valhalla_scripted_calls_name_different_figures(tmp_path):
     """Scripted Call to Battle: ["warrior@Vingolf", "warrior@Vingolf"] names two Warriors (as in the
     base game's scenarios), with option call_one = false letting both come."""

@@ -310,7 +310,9 @@ class VScenario(ScenarioFile):
         low = x.strip().lower()
         if low in DECLINE:
             return -1
-        if key == "cards" or (key == "choices" and x in self.r.card_names):
+        if key == "cards":  # a battle card: revealed from the hand (as the base game's scenarios check)
+            return self.hand_card(fld, q, x)
+        if key == "choices" and x in self.r.card_names:
             return self.card(fld, x)
         if key == "choices":
             if low in E.STAT_NAMES:
@@ -331,6 +333,16 @@ class VScenario(ScenarioFile):
                 used.add(f)
                 return f
         self.fail(fld, f"{x!r}: clan {q} has no such figure in a region next to {region}")
+
+    def hand_card(self, fld, q, x):
+        """Card id of the card named ``x`` in clan q's hand now; refused when it holds none."""
+        name = self.r.card_names[self.card(fld, x)].lower()  # validates the name
+        hand = [int(c) for c in self.S.hand[q, :self.S.hand_n[q]]]
+        for c in hand:
+            if self.r.card_names[c].lower() == name:
+                return c
+        self.refuse(fld, f"{x!r} is not in clan {q}'s hand; hand: "
+                         f"{', '.join(self.r.card_names[c] for c in hand) or '(empty)'}")
 
     def figure_at(self, p, fig, at, used=()):
         """The first figure slot of clan p of kind ``fig`` at ``at`` not in ``used``, or -1."""
