@@ -65,6 +65,8 @@ THREE = "players = 3\n[[clan]]\nteam = [\"Bear Axeman\"]\n[[clan]]\nteam = [\"Wo
     (THREE + "[[step]]\nclan = 0\naction = \"attack\"\ntarget = 9\n", "field 'step[1].target': 9; allowed: an integer 0..2"),
     (THREE + "[[step]]\nclan = 0\naction = \"attack\"\n", "field 'step[1].target': missing; allowed: an integer 0..2"),
     (THREE + "[[step]]\nclan = 0\naction = \"add\"\n", "field 'step[1].card': missing; allowed: a card name"),
+    (THREE + "hand = [\"Fury\"]\n[[step]]\nclan = 0\naction = \"add\"\ncard = \"Fury\"\n",
+     "field 'step[1]': clan 0 does not hold the card(s) named; its hand: (empty)"),
     (THREE + "[[step]]\nclan = 0\naction = \"draw\"\nexpect_error = \"no\"\n",
      "field 'step 1.expect_error': expected a refusal containing 'no', but the step was legal"),
     (THREE + "[[step]]\nclan = 0\naction = \"attack\"\ntarget = 2\n",

@@ -287,7 +287,8 @@ class DiceScenario(ScenarioFile):
             return f"clan {p} has no Warriors on its team and Warriors in hand: it must add one (003 l.83)"
         if a == "add" or a == "add_two":
             if i < 0 or (a == "add_two" and j < 0):
-                return f"clan {p} does not hold the card(s) named"
+                held = ", ".join(r.card_names[int(c)] for c in S.hand[p, :S.hand_n[p]]) or "(empty)"
+                return f"clan {p} does not hold the card(s) named; its hand: {held}"
             cards = [int(S.hand[p, i])] + ([int(S.hand[p, j])] if a == "add_two" else [])
             for c in cards:
                 if T.kind[c] != KIND_WARRIOR:
