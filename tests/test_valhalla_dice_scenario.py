@@ -56,6 +56,7 @@ THREE = "players = 3\n[[clan]]\nteam = [\"Bear Axeman\"]\n[[clan]]\nteam = [\"Wo
      "field 'clan[2].team': 5 cards; allowed: at most 4"),
     (THREE + "king = 1\n", "King of the Hill is off"),
     (THREE + "jarl = \"Odin\"\n", "field 'clan[2].jarl': 'Odin'; allowed: a jarls.csv name or 'none'"),
+    (THREE + "jarl = \"Bob\"\n", "'Bob'; allowed: a jarls.csv name or 'none' (Sigurd, Solveig, Sigvard, "),
     (THREE + "won = { 2 = 1 }\n", "clan 2 cannot win its own shields"),
     ("players = 2\n[[clan]]\njarl = \"Jarl 20\"\n[[clan]]\n", "set aside at 2 players (003 l.49)"),
     ("dice = { red = \"hammer\" }\n" + THREE, "field 'dice.red': 'hammer'; allowed: spear, sword, axe, bow, shield, x"),

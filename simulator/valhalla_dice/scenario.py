@@ -132,7 +132,8 @@ class DiceScenario(ScenarioFile):
                 if not isinstance(jarl, str) or jarl not in rs.god_names:
                     close = difflib.get_close_matches(str(jarl), rs.god_names, n=3)
                     self.fail(f"{F}.jarl", f"{jarl!r}; allowed: a jarls.csv name or 'none'"
-                                           + (f" (did you mean {close}?)" if close else ""))
+                                           + (f" (did you mean {close}?)" if close else
+                                              f" ({', '.join(rs.god_names)})"))
                 j = rs.god_names.index(jarl)
                 if rs.content.jarls[j].min_players > P:
                     self.fail(f"{F}.jarl", f"{jarl!r} is a {rs.content.jarls[j].min_players}+ Jarl (jarls.csv "
