@@ -81,11 +81,13 @@ def test_bad_board_is_refused(data, old, new, expect):
 
 
 @pytest.mark.parametrize("opts, expect", [
-    ({"leader_invade_cost": 9}, "integer 0..3"), ({"tie_break": "coin"}, "'rage', 'shared'"),
-    ({"draft": "maybe"}, "true, false"), ({"wild_magic": 1}, "unknown option"),
-    ({"stat_tracks": "printed"}, "['digest']"),
+    ({"leader_invade_cost": 9}, "--option leader_invade_cost: got 9; allowed: an integer 0..3"),
+    ({"tie_break": "coin"}, "--option tie_break: got 'coin'; allowed: rage, shared"),
+    ({"draft": "maybe"}, "--option draft: got 'maybe'; allowed: true, false"), ({"wild_magic": 1}, "unknown option"),
+    ({"stat_tracks": "printed"}, "--option stat_tracks: got 'printed'; allowed: digest"),
 ])
 def test_bad_options_are_refused(opts, expect):
+    """A bad --option is one line naming the option, the value and the allowed values."""
     with pytest.raises(RulesError) as exc:
         load_ruleset(options=opts)
     assert expect in str(exc.value) and "--option" in str(exc.value)

@@ -322,7 +322,7 @@ def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
         idx, kind, allowed = OPTION_SPEC[k]
         if k == "stat_tracks":
             if not isinstance(v, str) or v not in track_sets:
-                field_error(path, "options", k, f"got {v!r}; allowed: {list(track_sets)}")
+                field_error(path, "options", k, f"got {v!r}; allowed: {', '.join(track_sets)}")
             continue
         if kind == "int":
             out[idx] = check_int(path, "options", k, v, *allowed)
@@ -332,7 +332,7 @@ def option_vector(path, options: dict, track_sets=()) -> np.ndarray:
             out[idx] = int(v)
         else:
             if v not in allowed:
-                field_error(path, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+                field_error(path, "options", k, f"got {v!r}; allowed: {', '.join(allowed)}")
             out[idx] = allowed.index(v)
     return out
 

@@ -185,8 +185,10 @@ class ScenarioPosition:
             opts = dict(opts, gods_of_asgard=True)
         try:
             self.r = load_ruleset(rs_name, options=opts or None)
-        except RulesError as exc:
-            self.fail("ruleset/options", str(exc))
+        except RulesError as exc:  # an option's error names it: "--option NAME: ..." (core.loading)
+            msg = str(exc)
+            self.fail("options", msg[len("--option "):]) if msg.startswith("--option ") else \
+                self.fail("ruleset/options", msg)
         self.T = self.r.tables
         P = self.P = self.int_(d, "players", "players", 2, E.MAX_PLAYERS)
         self.age = self.int_(d, "age", "age", 1, 3, 1)

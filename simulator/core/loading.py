@@ -32,6 +32,8 @@ class CardLookup:
 
 
 def field_error(file, entry, fld, msg):
+    if file == "--option" and entry == "options":  # a command line's --option NAME=VALUE
+        raise RulesError(f"--option {fld}: {msg}")
     raise RulesError(f"{file}: {entry}: field '{fld}': {msg}")
 
 

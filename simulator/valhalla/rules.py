@@ -308,7 +308,7 @@ def load_rules(path: Path, options: dict | None):
                 vec[idx] = int(v)
         elif kind == "choice":
             if v not in allowed:
-                field_error(where, "options", k, f"got {v!r}; allowed: {list(allowed)}")
+                field_error(where, "options", k, f"got {v!r}; allowed: {', '.join(allowed)}")
             vec[idx] = allowed.index(v)
         else:  # start_glory: a list, or "12/8/4/0"
             items = v.split("/") if isinstance(v, str) else v
