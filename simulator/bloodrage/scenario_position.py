@@ -187,8 +187,9 @@ class ScenarioPosition:
             self.r = load_ruleset(rs_name, options=opts or None)
         except RulesError as exc:  # an option's error names it: "--option NAME: ..." (core.loading)
             msg = str(exc)
-            self.fail("options", msg[len("--option "):]) if msg.startswith("--option ") else \
-                self.fail("ruleset/options", msg)
+            if msg.startswith("--option "):
+                self.fail("options", msg[len("--option "):])
+            self.fail("ruleset/options", msg)
         self.T = self.r.tables
         P = self.P = self.int_(d, "players", "players", 2, E.MAX_PLAYERS)
         self.age = self.int_(d, "age", "age", 1, 3, 1)
