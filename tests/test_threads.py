@@ -84,3 +84,35 @@ def test_spread_calls_raises_the_error_of_a_call():
 
     with pytest.raises(ValueError, match="call 3"):
         spread_calls([lambda: 1, lambda: 2, bad, lambda: 4])
+
+
+def test_play_in_blocks_copies_each_game_of_each_block_to_its_row():
+    """core.batch.play_in_blocks: games played into a reused block buffer land in their own output
+    rows, P seats; a field never written keeps new_batch_record's value (-1 padding or 0)."""
+    import numpy as np
+
+    from volva.simulator.core.batch import BATCH_DTYPE, RECORD_BLOCK, play_in_blocks
+
+    G, P = 3 * RECORD_BLOCK + 17, 3  # blocks of every slice, the last short
+    seen = []
+
+    def play(lo, hi, rec, buf):
+        assert rec.shape[0] == hi - lo <= RECORD_BLOCK and buf.shape == (1,)
+        seen.append((lo, hi))
+        g = np.arange(lo, hi)
+        rec["n_turns"] = g
+        rec["glory"][:, :, 0] = g[:, None] * 10 + np.arange(rec["glory"].shape[1])
+        rec["fired"][:, 5] = g % 7
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        out = play_in_blocks(G, P, BATCH_DTYPE, np.dtype(np.int64), play)
+    finally:
+        numba.set_num_threads(old)
+    assert sorted(g for lo, hi in seen for g in range(lo, hi)) == list(range(G))
+    assert out.n_turns.tolist() == list(range(G))
+    assert out.glory.shape == (G, P, BATCH_DTYPE["glory"].shape[1])
+    assert (out.glory[:, :, 0] == np.arange(G)[:, None] * 10 + np.arange(P)).all()
+    assert (out.glory[:, :, 1:] == 0).all() and (out.fired[:, 5] == np.arange(G) % 7).all()
+    assert (out.picks == -1).all() and (out.uses == -1).all() and (out.rank == 0).all()

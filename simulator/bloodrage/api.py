@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import enums as E
-from ..core.batch import BatchOut, batch_out, new_batch_record, policy_arrays
+from ..core.batch import BATCH_DTYPE, BatchOut, play_in_blocks, policy_arrays
 from ..core.coldstart import compile_cold
-from ..core.threads import spread
 from .rules import Ruleset
 
 PLAN = f"{__package__}.compile_plan"  #: the two-process cold compile (simulator.core.coldstart)
@@ -35,14 +34,12 @@ def play_batch(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seeds: np
     ruleset.check_players(P)
     kinds, params = policy_arrays(lineup)
     seeds = np.asarray(seeds, np.uint64)
-    rec = new_batch_record(len(seeds))
     compile_cold(PLAN)
 
-    def play(lo: int, hi: int) -> None:
-        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, rec[lo:hi], np.empty(1, STATE_DTYPE))
+    def play(lo: int, hi: int, rec: np.ndarray, buf: np.ndarray) -> None:
+        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, rec, buf)
 
-    spread(len(seeds), play)
-    return batch_out(rec, P)
+    return play_in_blocks(len(seeds), P, BATCH_DTYPE, STATE_DTYPE, play)
 
 
 def play_game(ruleset: Ruleset, lineup: list[tuple[int, np.ndarray]], seed: int, log: bool = True,

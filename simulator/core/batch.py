@@ -132,10 +132,38 @@ def new_batch_record(G: int, dtype: np.dtype = BATCH_DTYPE) -> np.ndarray:
     return rec
 
 
-def batch_out(rec: np.ndarray, P: int) -> BatchOut:
-    """The filled records of a batch -> BatchOut of contiguous arrays (per-seat fields cut to P seats)."""
-    return BatchOut(**{f: np.ascontiguousarray(rec[f][:, :P] if f in PER_SEAT else rec[f]) for f in BatchOut._fields
-                       if f in rec.dtype.names})
+#: games a thread plays into its own small record buffer before copying them out: the buffer
+#: (~0.4 MB) stays in the core's cache, and a batch needs no record of all its games
+RECORD_BLOCK = 256
+
+
+def play_in_blocks(G: int, P: int, rec_dtype: np.dtype, state_dtype: np.dtype, play) -> BatchOut:
+    """The BatchOut of G games x P seats played by ``play(lo, hi, rec, buf)`` (games lo..hi-1 into
+    records rec[0..hi-lo-1], on the 1-element state buffer ``buf`` of ``state_dtype``), called on
+    blocks of at most RECORD_BLOCK games of core.threads.spread's slices.
+
+    Each thread plays a block into a reused buffer of :func:`new_batch_record` records and copies
+    its fields (P seats) into the output, allocated empty: the output's pages are first touched by
+    the threads that fill them, and no whole-batch record is zeroed or copied on one thread. A
+    field ``play`` never writes keeps new_batch_record's value in every game, as in a batch record.
+    """
+    from .threads import spread
+    fields = [f for f in BatchOut._fields if f in rec_dtype.names]
+    out = BatchOut(**{f: np.empty((G, P) + rec_dtype[f].shape[1:] if f in PER_SEAT else (G,) + rec_dtype[f].shape,
+                                  rec_dtype[f].base) for f in fields})
+
+    def play_slice(lo: int, hi: int) -> None:
+        rec = new_batch_record(min(RECORD_BLOCK, hi - lo), rec_dtype)
+        buf = np.empty(1, state_dtype)  # held for every block (see play_chunk_nb)
+        for a in range(lo, hi, RECORD_BLOCK):
+            b = min(a + RECORD_BLOCK, hi)
+            r = rec[:b - a]
+            play(a, b, r, buf)
+            for f in fields:
+                getattr(out, f)[a:b] = r[f][:, :P] if f in PER_SEAT else r[f]
+
+    spread(G, play_slice)
+    return out
 
 
 def policy_arrays(lineup: list[tuple[int, np.ndarray]]):

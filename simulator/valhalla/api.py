@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import enums as E
-from ..core.batch import BatchOut, batch_dtype, batch_out, new_batch_record, policy_arrays
+from ..core.batch import BatchOut, batch_dtype, play_in_blocks, policy_arrays
 from ..core.coldstart import compile_cold
-from ..core.threads import spread
 from .sweep import god_plan_for, sweep_combos  # noqa: F401  (god_plan_for: the sweep's plan)
 
 #: Valhalla's batch record: 256 cards, the god of each age, 8 god powers (core.batch.batch_dtype)
@@ -59,16 +58,13 @@ def play_batch(ruleset, lineup, seeds, check: bool = False, game_ids=None, perio
     if god_plan is None and game_ids is not None:
         god_plan = god_plan_for(ruleset, game_ids, period)
     gin = game_inputs(G, P, god_plan, start, rewards)
-    rec = new_batch_record(G, VBATCH_DTYPE)
     seeds = np.asarray(seeds, np.uint64)
     compile_cold(PLAN)
 
-    def play(lo: int, hi: int) -> None:
-        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, gin[lo:hi], rec[lo:hi],
-                      np.empty(1, VSTATE_DTYPE))
+    def play(lo: int, hi: int, rec: np.ndarray, buf: np.ndarray) -> None:
+        play_chunk_nb(ruleset.tables_arr, seeds[lo:hi], kinds, params, check, gin[lo:hi], rec, buf)
 
-    spread(G, play)
-    return batch_out(rec, P)
+    return play_in_blocks(G, P, VBATCH_DTYPE, VSTATE_DTYPE, play)
 
 
 def play_game(ruleset, lineup, seed: int, log: bool = True, check: bool = False, god_plan=None, start=None,
