@@ -508,8 +508,10 @@ def compare(
             pops = [(None, names, pols)]
         rs_b = session.variant(ruleset, option + variant_args, patch, players)
         if not patch and rs_b.options == rs_a.options:
+            why = ("--option/--module or the rule set's defaults already set them" if option
+                   else "they are the rule set's defaults")
             raise session.UsageError(f"the variant arm ({', '.join(variant_args)}) plays the baseline's rules: "
-                                     "--option and --module already set them in both arms; give the variant a change")
+                                     f"{why}; give the variant a change")
         mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
         if until_decided and mirror:
             raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "

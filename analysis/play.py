@@ -116,8 +116,7 @@ def _resume(out: Path, writer, meta: dict) -> int:
                              f"{done:,} games done: the run starts again from game 0\n")
         if (out / "stats").exists() or (out / "stats.new").exists():
             writer.stats = Stats.load(out)
-            from volva.analysis.runner import experiment_key
-            writer.stats.check_experiment(out / "run.json", experiment_key(old))
+            writer.stats.check_experiment(out / "run.json", old)
     except (ValueError, StatsError) as exc:
         raise UsageError(str(exc)) from None
     _check_games(out, writer.stats, meta["games"])

@@ -247,9 +247,9 @@ def run_batches(rs, names, pols, seed: int, games: int, batch_size: int, rotate:
     return done
 
 
-RESUME_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games",
-               "card_file_sha256", "patch_sha256", "draft_rules", "sweep", "mode",
-               "base_card_file_sha256")  # not batch_size: sums do not depend on it
+RUN_KEYS = ("ruleset", "options", "seed", "players", "lineup", "rotate", "games")  #: in every run.json
+RESUME_KEYS = RUN_KEYS + ("card_file_sha256", "patch_sha256", "draft_rules", "sweep", "mode",
+                          "base_card_file_sha256")  # not batch_size: sums do not depend on it
 
 
 def experiment_key(meta: dict) -> str:

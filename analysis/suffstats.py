@@ -735,12 +735,17 @@ class Stats:
         st.meta_path = mp
         return st
 
-    def check_experiment(self, run_json: Path, key: str) -> None:
+    def check_experiment(self, run_json: Path, meta: dict) -> None:
         """Raise StatsError unless these loaded sums were saved by the experiment whose run.json
-        (``run_json``, settings key ``key``) they sit next to (stats saved before the key was kept
-        pass)."""
+        (``run_json``, read as ``meta``) they sit next to (stats saved before the key was kept
+        pass); a run.json missing a setting is named as such, not as another experiment's."""
+        from volva.analysis.runner import RUN_KEYS, experiment_key
         exp = getattr(self, "experiment", None)
-        if exp is not None and exp != key:
+        if exp is not None and exp != experiment_key(meta):
+            missing = [k for k in RUN_KEYS if k not in meta]
+            if missing:
+                raise StatsError(f"{run_json}: field '{missing[0]}' missing (an edited or cut file); restore the "
+                                 "run's own run.json, or rerun")
             raise StatsError(f"{getattr(self, 'meta_path', STATS_DIR)}: the sums of another experiment than "
                              f"{run_json} (seed, lineup, rule set, options or games differ); restore the run's "
                              "own stats folder, or rerun")

@@ -362,8 +362,9 @@ def _read_run_json(run_dir: Path) -> dict:
     p = run_dir / "run.json"
     if not p.is_file():
         arms = [d.name for d in sorted(run_dir.iterdir()) if (d / "run.json").is_file()] if run_dir.is_dir() else []
-        hint = f" (a paired experiment: report one of its arms, {', '.join(f'{run_dir / a}' for a in arms)})" \
-            if arms else ""
+        paired = {"baseline", "variant"} <= set(arms) or {"forced", "banned"} <= set(arms)
+        hint = f" ({'a paired experiment: report one of its arms' if paired else 'a folder of runs: report one'}, " \
+            f"{', '.join(f'{run_dir / a}' for a in arms)})" if arms else ""
         if not arms and (run_dir / "tournament.json").is_file():
             hint = (" (a tournament: its report is its tables, tournament.csv, ratings.csv and head_to_head.csv; "
                     "volva report reads a run, study, compare arm or ablate arm)")
@@ -439,9 +440,8 @@ def load_run_stats(run_dir: Path, meta: dict):
     from volva.analysis.suffstats import STATS_DIR, Stats, stats_from_rows
     run_dir = Path(run_dir)
     if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
-        from volva.analysis.runner import experiment_key
         st = Stats.load(run_dir)
-        st.check_experiment(run_dir / "run.json", experiment_key(meta))
+        st.check_experiment(run_dir / "run.json", meta)
         return st
     if meta.get("keep_rows") is False:  # a stats-only run has nothing else to read
         from volva.analysis.records import RunDataError

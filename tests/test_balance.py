@@ -546,6 +546,20 @@ def test_stats_moved_from_another_experiment_are_refused(tmp_path, monkeypatch, 
     assert res.exit_code == 0, res.output  # its own sums resume
 
 
+def test_a_run_json_missing_a_setting_is_named_not_called_another_experiment(tmp_path):
+    """A run.json whose 'lineup' was cut made the report call the run's own sums 'the sums of
+    another experiment' (a helper session): the missing field is named."""
+    out = tmp_path / "a"
+    assert runner.invoke(app, ["run", "--players", "2", "--games", "4", "--no-keep-rows",
+                               "--out", str(out)]).exit_code == 0
+    meta = json.loads((out / "run.json").read_text())
+    del meta["lineup"]
+    (out / "run.json").write_text(json.dumps(meta))
+    res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
+    _one_line_error(res, "run.json: field 'lineup' missing")
+    assert "another experiment" not in res.stderr
+
+
 def test_ctrl_c_while_study_writes_its_report_says_so(tmp_path, monkeypatch, fake_play_batch):
     """The games are all played and saved; only the report is unfinished: exit 130 and a line
     saying how to write it (helper's report, stop 33)."""

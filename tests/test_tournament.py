@@ -295,3 +295,19 @@ def test_report_on_a_tournament_directory_says_what_it_is(tmp_path):
                                "--out", str(out)]).exit_code == 0
     res = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "r")])
     _one_line_error(res, "run.json", "a tournament", "tournament.csv")
+
+
+def test_report_on_a_folder_of_runs_names_them_without_calling_it_paired(tmp_path):
+    """`volva report` on a folder holding runs called it 'a paired experiment' (a helper session);
+    a compare's folder is still named as one."""
+    top = tmp_path / "runs"
+    for name in ("a", "b"):
+        assert runner.invoke(app, ["run", "--players", "2", "--games", "4", "--out", str(top / name)]).exit_code == 0
+    res = runner.invoke(app, ["report", str(top), "--out", str(tmp_path / "r")])
+    _one_line_error(res, "run.json", "a folder of runs: report one", str(top / "a"), str(top / "b"))
+    assert "paired" not in res.stderr
+    for name in ("baseline", "variant"):
+        (top / name).mkdir()
+        (top / name / "run.json").write_text("{}")
+    res = runner.invoke(app, ["report", str(top), "--out", str(tmp_path / "r")])
+    _one_line_error(res, "a paired experiment: report one of its arms", str(top / "baseline"))

@@ -100,6 +100,16 @@ def test_compare_refuses_a_variant_equal_to_the_baseline(tmp_path):
     r = volva("compare", "--ruleset", "valhalla-dice", "--games", "10", "--out", str(tmp_path / "c"),
               "--module", "loki-deception", "--variant-module", "loki-deception")
     assert r.exit_code == 2 and "plays the baseline's rules" in r.stderr, r.stderr
+    assert "--option/--module or the rule set's defaults already set them" in r.stderr, r.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_compare_says_a_variant_of_default_values_is_the_rule_sets_defaults(tmp_path):
+    """A variant that names an option's default, with no --option given, was told that
+    '--option and --module already set them' (a helper session)."""
+    r = volva("compare", "--games", "10", "--out", str(tmp_path / "c"), "--variant-option", "tie_break=rage")
+    assert r.exit_code == 2 and "plays the baseline's rules: they are the rule set's defaults" in r.stderr, r.stderr
+    assert "--option" not in r.stderr.split("rules:")[1], r.stderr
     assert not (tmp_path / "c").exists()
 
 

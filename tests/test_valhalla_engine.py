@@ -467,7 +467,7 @@ def test_valhalla_scenario_scripted_stat_options_and_names(tmp_path):
     assert all(n in ("elite", "warrior") for c in r["clans"] for v in c["figures"].values() for n in v)
     p.write_text(text.replace('region = "Himinbjorg"', 'region = "Himinbjorg"\ncards = { 0 = "Tyr\'s Sacrifice" }\n'
                                                        'choices = { 0 = ["luck"] }'))
-    with pytest.raises(ScenarioError, match=r"step\[1\].choices.0\[0\]': 'luck'; allowed: a stat"):
+    with pytest.raises(ScenarioError, match=r"step 1.choices.0\[0\]': 'luck'; allowed: a stat"):
         run_scenario(p)
     p.write_text(text.replace('players = 3', 'players = 3\noptions = { call_one = false }'))
     run_scenario(p)
@@ -501,7 +501,7 @@ def test_valhalla_scripted_battle_card_must_be_in_hand(tmp_path):
     p = tmp_path / "s.toml"
     p.write_text(text.replace('hand = ["Serpent\'s Bite", "Trickster\'s Gambit"]', 'hand = ["Serpent\'s Bite"]')
                  .replace('cards = { 0 = "Serpent\'s Bite"', 'cards = { 0 = "Trickster\'s Gambit"'))
-    with pytest.raises(ScenarioError, match=r"step\[2\].cards.0\[0\]'?: \"Trickster's Gambit\" is not in clan 0's "
+    with pytest.raises(ScenarioError, match=r"step 2.cards.0\[0\]'?: \"Trickster's Gambit\" is not in clan 0's "
                                             r"hand; hand: Serpent's Bite"):
         run_scenario(p)
 

@@ -252,7 +252,7 @@ class VScenario(ScenarioFile):
         if not isinstance(steps, list):
             self.fail("step", f"{steps!r}; expected [[step]] tables")
         for i, st in enumerate(steps, 1):
-            F = f"step[{i}]"
+            F = f"step {i}"
             n0 = int(S.gs[G_LOG_N])
             play_step(self, i, st, lambda s, F=F: play(s, F))
             from .replay import format_event

@@ -208,7 +208,7 @@ class DiceScenario(ScenarioFile):
         from .replay import format_event
         names = [f"clan {p}" for p in range(self.P)]
         for i, st in enumerate(steps, 1):
-            F = f"step[{i}]"
+            F = f"step {i}"
             n0 = int(self.S.gs[G_LOG_N])
             play_step(self, i, st, lambda s, F=F: self.play(s, F))
             for row in self.S.log[n0:self.S.gs[G_LOG_N]]:
