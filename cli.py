@@ -362,6 +362,31 @@ def replay(
     typer.echo(replay_text(rs, names, pols, seed, game, rotate))
 
 
+@contextlib.contextmanager
+def _compile_notice(text: str):
+    """Write ``text`` to a terminal's stderr when numba first compiles a kernel inside the block (a
+    kernel loaded from the cache does not count): a scenario compiles the step kernels it calls
+    one by one, silently, on an empty cache. Not on a pipe or file, whose stderr stays one line."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        told = False
+
+        def on_start(self, ev) -> None:
+            if not self.told:
+                self.told = True
+                sys.stderr.write(text + "\n")
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
+
+
 @app.command()
 def scenario(
     file: Annotated[Path, typer.Argument(help="Scenario file (TOML; format in docs/scenarios.md).")],
@@ -371,7 +396,8 @@ def scenario(
     from volva.simulator.core.loading import RulesError
     from volva.strategies.lineup import run_scenario
     try:
-        result = run_scenario(file)
+        with _compile_notice("compiling the kernels this scenario needs (once per kernel cache, up to a minute)"):
+            result = run_scenario(file)
     except (RulesError, ValueError) as exc:  # ScenarioError is a ValueError
         _fail(str(exc))
     text = json.dumps(result, indent=2, ensure_ascii=False)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -348,3 +349,26 @@ def test_empty_out_is_refused(monkeypatch, capsys, argv):
         cli.main()
     assert e.value.code == 2
     assert "--out: an empty path" in capsys.readouterr().err
+
+
+def test_scenario_compile_notice_once_on_a_terminal_only(monkeypatch, capsys):
+    """`volva scenario` compiles its step kernels silently on an empty kernel cache (~50 s, a helper
+    session): on a terminal it says so once, at the first real compile; on a pipe it stays quiet."""
+    from numba import njit
+
+    from volva.cli import _compile_notice
+
+    def fresh():
+        return njit(lambda x: x + 1)  # a new function: compiled, not loaded from any cache
+
+    with _compile_notice("compiling now"):
+        assert fresh()(1) == 2
+    assert capsys.readouterr().err == ""  # pytest's stderr is no terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with _compile_notice("compiling now"):
+        assert capsys.readouterr().err == ""  # nothing before a compile
+        assert fresh()(1) == 2 and fresh()(2) == 3
+    assert capsys.readouterr().err == "compiling now\n"
+    with _compile_notice("compiling now"):
+        f = fresh()
+    assert f(3) == 4 and capsys.readouterr().err == ""  # after the block: not listened to
