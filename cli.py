@@ -196,6 +196,15 @@ def _err(text: str) -> None:
     Console(stderr=True).print(text)
 
 
+_said = {"interrupted": False}  #: a command has said how it was interrupted (main() adds a line otherwise)
+
+
+def _interrupted(text: str) -> None:
+    """The one line an interrupted command writes: what is kept, what is not."""
+    _said["interrupted"] = True
+    _err(text)
+
+
 def _warn(text: str | None) -> None:
     if text:
         typer.echo(text, err=True)
@@ -241,7 +250,7 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
     with _usage():
         res = play.play_run(run, out, keep_rows, resume, extra_meta, progress=_progress)
     if res.status == "interrupted":
-        _err(f"interrupted after {res.games_done:,} games; partial results kept in {out}"
+        _interrupted(f"interrupted after {res.games_done:,} games; partial results kept in {out}"
              + ("" if keep_rows else " (continue with --resume)"))
     if res.games_done:
         con = Console()
@@ -253,7 +262,7 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
 def _play_arms(run: play.Run, rs_b, arms, out: Path, card=None, ages=None, decide=None, variant_args=()) -> play.Outcome:
     res = play.play_arms(run, rs_b, arms, out, card, ages, progress=_progress, decide=decide, variant_args=variant_args)
     if res.status == "interrupted":
-        _err(f"interrupted after {res.games_done:,} paired games; partial results kept in {out}")
+        _interrupted(f"interrupted after {res.games_done:,} paired games; partial results kept in {out}")
     return res
 
 
@@ -480,6 +489,7 @@ def study(
         except RunDataError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:  # the games are all in OUT/stats: only the report is unfinished
+            _said["interrupted"] = True
             sys.stderr.write(f"interrupted while writing the report; the statistics are complete in {out} "
                              f"(write the report with: volva report {out} --out {out / 'report'})\n")
             raise typer.Exit(130) from None
@@ -598,7 +608,7 @@ def compare(
 def _interrupted_populations(code: int, started: int, total: int, out: Path) -> int:
     """Say why an interrupted --population run has no verdicts; returns ``code``."""
     if code:
-        _err(f"interrupted in population {started} of {total}: no verdicts across populations (each needs every "
+        _interrupted(f"interrupted in population {started} of {total}: no verdicts across populations (each needs every "
              f"population's games in full); each population's tables so far in {out}/NAME/")
     return code
 
@@ -848,7 +858,7 @@ def tournament(
                                        decide=None if mon is None else
                                        lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
         except KeyboardInterrupt:  # the tables come from every combination's games: none to show yet
-            _err("interrupted: no tables written (a tournament needs every combination's games)"
+            _interrupted("interrupted: no tables written (a tournament needs every combination's games)"
                  + (f"; the tables already in {out} are unchanged" if out is not None else ""))
             raise SystemExit(130) from None
     if mon is not None:
@@ -955,7 +965,7 @@ def tune(
         except ValueError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
-            _err("interrupted: nothing written (a refinement is written when its checks are done)")
+            _interrupted("interrupted: nothing written (a refinement is written when its checks are done)")
             raise typer.Exit(130) from None
         paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
         console.print_wide([console.tune_table(res.fresh, players)])
@@ -984,7 +994,7 @@ def tune(
         except KeyboardInterrupt:
             stopped = True
     if stopped:
-        _err(f"interrupted after {seen[0]} of {trials} trials, kept in {out / 'tune.journal'} (the trial cut short "
+        _interrupted(f"interrupted after {seen[0]} of {trials} trials, kept in {out / 'tune.journal'} (the trial cut short "
              f"is played again): --resume continues" + (" with the polish and checks" if seen[0] >= trials else ""))
         raise typer.Exit(130)
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
@@ -1080,6 +1090,7 @@ def main() -> None:
     if _empty_out(sys.argv[1:]):
         sys.stderr.write("error: --out: an empty path; give a directory (see 'volva COMMAND --help')\n")
         raise SystemExit(EXIT_USAGE)
+    _said["interrupted"] = False
     try:
         rc = app(standalone_mode=False)
     except OSError as exc:  # a full disk or a file that cannot be written while results are saved
@@ -1102,6 +1113,10 @@ def main() -> None:
             raise SystemExit(130) from None
         raise
     rc = rc if isinstance(rc, int) else 0
+    if rc == 130 and not _said["interrupted"]:  # typer's exit on a Ctrl-C the command did not handle
+        sys.stderr.write("interrupted before the command finished (compiling, or writing its tables): some tables "
+                         "or figures may be missing or cut short; rerun it (a run or study's report: volva report "
+                         "OUT --out DIR)\n")
     if rc >= 128:  # stopped by a signal, the files consistent: do not wait for a batch still compiling
         _exit_now(rc)
     raise SystemExit(rc)

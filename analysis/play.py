@@ -169,19 +169,21 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
     return Outcome(code, status, meta["games_done"], [writer.stats])
 
 
-def disk_fault(out: Path, exc: OSError, games: int, keep_rows: bool) -> str:
-    """The one-line error of a run that could not write OUT (no space, read-only, ...): what
-    failed and what is left (stats/ and run.json are replaced whole, so they hold the last
-    complete batch)."""
+def disk_fault(out: Path, exc: OSError, games: int, keep_rows: bool, paired: bool = False) -> str:
+    """The one-line error of a run (``paired``: a paired experiment's arms) that could not write
+    OUT (no space, read-only, ...): what failed and what is left (stats/ and run.json are replaced
+    whole, so they hold the last complete batch)."""
     why = exc.strerror or str(exc)
     where = exc.filename or out
-    left = (f"stats/ holds the last complete batch ({games:,} games)" if games else "no batch was complete")
+    whose, kind = ("each arm's ", "paired games") if paired else ("", "games")
+    left = f"{whose}stats/ holds the last complete batch ({games:,} {kind})" if games else "no batch was complete"
     rows = "; the row files after it may be incomplete" if keep_rows else ""
     import errno
     fix = {errno.ENOSPC: "free space", errno.EDQUOT: "free space", errno.EFBIG: "allow larger files",
            errno.EROFS: "make it writable", errno.EACCES: "make it writable", errno.EPERM: "make it writable"}
     hint = fix.get(exc.errno, "fix the disk") if exc.errno else ("free space" if "space" in why else "fix the disk")
-    again = f" ({hint} or pick another --out; --resume continues a stats-only run)"
+    again = (f" ({hint} or pick another --out, then run it again with --force: a paired experiment does not resume)"
+             if paired else f" ({hint} or pick another --out; --resume continues a stats-only run)")
     return f"{where}: cannot write: {why}; {left}{rows}{again}"
 
 
@@ -233,7 +235,7 @@ def play_arms(run: Run, rs_b, arms: tuple[str, str], out: Path, card=None, ages=
         sums = _saved_sums(out)
     except OSError as exc:  # a disk fault writing OUT
         status = "failed"
-        raise UsageError(disk_fault(out, exc, writers[1].meta["games_done"], False)) from None
+        raise UsageError(disk_fault(out, exc, writers[1].meta["games_done"], False, paired=True)) from None
     finally:
         restore_signals(old)
         for w in writers:

@@ -193,12 +193,38 @@ def study_settings(rs, league: League, players: int, blocks: int, seed: int) -> 
             "seed": seed}
 
 
+def _check_journal(journal: Path) -> None:
+    """Raise ValueError naming the first line of the journal that is not a JSON object (Optuna's
+    own error names neither the file nor the line); a last line cut short is what a killed run
+    leaves."""
+    import json
+    try:
+        data = journal.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"--resume: {journal}: {exc.strerror or exc}") from None
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            ok = isinstance(json.loads(line), dict)
+        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+            ok = False
+        if not ok:
+            cut = i == len(lines) and not data.endswith(b"\n")
+            raise ValueError(f"--resume: {journal}: line {i} is not an Optuna journal record"
+                             + (" (cut short, as a killed run leaves it: delete that line to resume from the "
+                                "trials before it)" if cut else " (an edited or damaged file)")
+                             + "; or tune again with --force")
+
+
 def check_resume(out: Path, name: str, settings: dict) -> None:
     """Raise ValueError if the tuning study in ``out`` was played with other ``settings``."""
     import optuna
     from optuna.storages import JournalStorage
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     journal = out / "tune.journal"
+    _check_journal(journal)
     try:
         study = optuna.load_study(study_name=name, storage=JournalStorage(_journal_backend(journal)))
     except KeyError:

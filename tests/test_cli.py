@@ -372,3 +372,20 @@ def test_scenario_compile_notice_once_on_a_terminal_only(monkeypatch, capsys):
     with _compile_notice("compiling now"):
         f = fresh()
     assert f(3) == 4 and capsys.readouterr().err == ""  # after the block: not listened to
+
+
+def test_ctrl_c_after_the_games_says_one_line(tmp_path, monkeypatch, capsys, fake_play_batch):
+    """A Ctrl-C after the games, while a command writes its tables, exited 130 with no word (a
+    helper session, `volva compare`/`tournament`): one line says what is left."""
+    from volva import cli
+    from volva.reports import console as C
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(C, "print_wide", interrupted)
+    monkeypatch.setattr(sys, "argv", ["volva", "run", "--players", "2", "--games", "6", "--out", str(tmp_path / "o")])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 130 and err[-1].startswith("interrupted before the command finished (compiling, or writing"), err
+    assert (tmp_path / "o" / "run.json").is_file()

@@ -167,3 +167,6 @@ def test_full_disk_in_two_arm_runs_and_tournaments_is_one_error_line(tmp_path, a
             (disk / "filler").write_bytes(b"\0" * 196 * 1024)
         res = _volva(args + ["--out", str(disk / "out")], limit=None if mounted else 2_000)
         _one_error_line(res, "cannot write")
+        assert "--resume" not in res.stderr  # compare, ablate and tournament have none
+        if args[0] != "tournament" and "complete batch" in res.stderr:
+            assert "paired games" in res.stderr and "again with --force" in res.stderr, res.stderr

@@ -293,3 +293,17 @@ def test_ctrl_c_in_volva_tune_is_one_line(tmp_path, monkeypatch):
     res = CliRunner().invoke(app, [*args, "--resume", "--seed-blocks", "3"])
     assert res.exit_code == 2 and "'seed_blocks' was 2, now 3" in res.output
     assert res.output.strip().count("\n") == 0, res.output  # the error line alone
+    # a damaged journal: the line named, not Optuna's bare JSON error (a helper session)
+    journal = out / "tune.journal"
+    whole = journal.read_bytes()
+    journal.write_bytes(whole[:-40])  # the last record cut short, as a killed run leaves it
+    res = CliRunner().invoke(app, [*args, "--resume"])
+    n = whole[:-40].count(b"\n") + 1
+    assert res.exit_code == 2 and f"tune.journal: line {n} is not an Optuna journal record (cut short" in res.output
+    assert res.output.strip().count("\n") == 0, res.output
+    journal.write_bytes(b"not json at all\n" + whole)
+    res = CliRunner().invoke(app, [*args, "--resume"])
+    assert res.exit_code == 2 and "line 1 is not an Optuna journal record (an edited or damaged file)" in res.output
+    journal.write_bytes(whole)
+    res = CliRunner().invoke(app, [*args, "--resume", "--seed-blocks", "3"])
+    assert "'seed_blocks' was 2, now 3" in res.output  # the whole journal reads again
