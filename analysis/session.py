@@ -414,10 +414,17 @@ def load_for(ruleset: str, players: int, options: list[str]):
 def tournament_setup(strategies: str, players: int, ruleset: str, options: list[str]):
     """``volva tournament``: (rule set, strategy names, policies, combinations). Raises UsageError."""
     from volva.analysis.tournament import combinations
+    from volva.strategies.builtin import lineup_text
     from volva.strategies.lineup import resolve_for
-    names = [s.strip() for s in strategies.split(",")]
+    try:
+        names = [s.strip() for s in lineup_text(strategies).split(",")]
+    except ValueError as exc:
+        raise UsageError(f"--strategies: {exc}") from None
     if any(not n for n in names):
         raise UsageError(f"--strategies {strategies!r}: empty name")
+    if any("*" in n for n in names):
+        raise UsageError(f"--strategies: {next(n for n in names if '*' in n)!r}: name*k repeats a strategy in a "
+                         "lineup; a tournament plays each strategy once per combination: name each once")
     rs = load_for(ruleset, players, options)
     resolve = resolve_for(rs.engine)
     try:

@@ -54,6 +54,23 @@ def resolve(name: str) -> tuple[int, np.ndarray]:
                      " or a strategy file (*.toml)")
 
 
+def lineup_text(text: str) -> str:
+    """``text`` stripped, or for ``@FILE`` the file's names joined by commas (names separated by
+    commas or new lines, ``#`` comments). Raises ValueError naming the file it cannot read."""
+    src = text.strip()
+    if not src.startswith("@"):
+        return src
+    path = Path(src[1:])
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"lineup file {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"lineup file {str(path)!r}: not UTF-8 text (byte {exc.start}); "
+                         f"allowed: strategy names separated by commas or new lines") from None
+    return ",".join(x for line in raw.splitlines() if (x := line.split("#")[0].strip()))
+
+
 def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
     """A lineup -> list of n_players strategy names.
 
@@ -64,21 +81,12 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
     :func:`resolve`; Blood Rage: Valhalla's is :func:`strategies.valhalla.resolve`). Raises ValueError if the count
     differs from ``n_players`` (naming both counts), a name is unknown or the file is missing.
     """
-    src = text.strip()
-    if src.startswith("@"):
-        path = Path(src[1:])
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ValueError(f"lineup file {str(path)!r}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"lineup file {str(path)!r}: not UTF-8 text (byte {exc.start}); "
-                             f"allowed: strategy names separated by commas or new lines") from None
-        src = ",".join(line.split("#")[0] for line in raw.splitlines())
+    src = lineup_text(text)
     names = []
     for item in (x.strip() for x in src.split(",")):
         if not item:
-            continue
+            raise ValueError(f"lineup {text!r}: an empty name (two commas in a row, or one at an end); "
+                             "allowed: strategy names separated by commas")
         name, star, count = item.partition("*")
         k = 1
         if star:

@@ -383,6 +383,7 @@ def test_ctrl_c_after_the_games_says_one_line(tmp_path, monkeypatch, capsys, fak
     def interrupted(*a, **k):
         raise KeyboardInterrupt
     monkeypatch.setattr(C, "print_wide", interrupted)
+    monkeypatch.setattr(cli, "_exit_now", lambda rc: sys.exit(rc))  # not os._exit: pytest goes on
     monkeypatch.setattr(sys, "argv", ["volva", "run", "--players", "2", "--games", "6", "--out", str(tmp_path / "o")])
     with pytest.raises(SystemExit) as e:
         cli.main()

@@ -311,3 +311,20 @@ def test_report_on_a_folder_of_runs_names_them_without_calling_it_paired(tmp_pat
         (top / name / "run.json").write_text("{}")
     res = runner.invoke(app, ["report", str(top), "--out", str(tmp_path / "r")])
     _one_line_error(res, "a paired experiment: report one of its arms", str(top / "baseline"))
+
+
+def test_tournament_strategies_from_a_file_and_repeats_refused(tmp_path, fake_play_batch):
+    """`--strategies @FILE` reads the names as `--lineup @FILE` does (it said "unknown strategy
+    '@FILE'", a helper session); name*k is refused as a tournament's, not as an unknown name."""
+    from volva.analysis.session import UsageError, tournament_setup
+    f = tmp_path / "lu.txt"
+    f.write_text("greedy  # the baseline\n\nrandom,balanced\n")
+    _, names, pols, combos = tournament_setup(f"@{f}", 2, "blood-rage", [])
+    assert names == ["greedy", "random", "balanced"] and len(pols) == 3 and len(combos) == 3
+    with pytest.raises(UsageError, match=r"'greedy\*2': name\*k repeats a strategy in a lineup; a tournament"):
+        tournament_setup("balanced,greedy*2,quester", 2, "blood-rage", [])
+    with pytest.raises(UsageError, match=r"--strategies: lineup file .*nope.txt'.*No such file"):
+        tournament_setup(f"@{tmp_path / 'nope.txt'}", 2, "blood-rage", [])
+    res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,,balanced,quester", "--games", "4",
+                              "--out", str(tmp_path / "o")])
+    _one_line_error(res, "an empty name (two commas in a row")
