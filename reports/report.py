@@ -368,6 +368,14 @@ def _read_run_json(run_dir: Path) -> dict:
         if not arms and (run_dir / "tournament.json").is_file():
             hint = (" (a tournament: its report is its tables, tournament.csv, ratings.csv and head_to_head.csv; "
                     "volva report reads a run, study, compare arm or ablate arm)")
+        elif not arms and ((run_dir / "tune.json").is_file() or (run_dir / "tune.journal").is_file()):
+            hint = (" (a tuning study: its report is tune.json, trials.csv and the tune_*.png figures; volva report "
+                    "reads a run, study, compare arm or ablate arm)")
+        elif not arms and run_dir.is_dir():  # compare/ablate --population: OUT/NAME/<arm>/run.json
+            deeper = [d for d in sorted(run_dir.glob("*/*")) if (d / "run.json").is_file()]
+            if deeper:
+                hint = (f" (a paired experiment over populations: report one population's arm, "
+                        f"{', '.join(str(d) for d in deeper[:4])}{', ...' if len(deeper) > 4 else ''})")
         raise RunDataError(f"{p}: file not found{hint}")
     from volva.analysis.suffstats import read_json_object
     meta = read_json_object(p, RunDataError)

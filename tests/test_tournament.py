@@ -328,3 +328,21 @@ def test_tournament_strategies_from_a_file_and_repeats_refused(tmp_path, fake_pl
     res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,,balanced,quester", "--games", "4",
                               "--out", str(tmp_path / "o")])
     _one_line_error(res, "an empty name (two commas in a row")
+
+
+def test_report_on_a_population_compare_or_a_tune_folder_says_what_it_is(tmp_path):
+    """`volva report` on a --population compare's OUT or a tune's OUT said only 'run.json: file
+    not found' (a helper session)."""
+    pops = tmp_path / "c"
+    for pop in ("greedy", "tuned"):
+        for arm in ("baseline", "variant"):
+            (pops / pop / arm).mkdir(parents=True)
+            (pops / pop / arm / "run.json").write_text("{}")
+    res = runner.invoke(app, ["report", str(pops), "--out", str(tmp_path / "r")])
+    _one_line_error(res, "a paired experiment over populations: report one population's arm",
+                    str(pops / "greedy" / "baseline"), str(pops / "tuned" / "variant"))
+    tune = tmp_path / "t"
+    tune.mkdir()
+    (tune / "tune.json").write_text("{}")
+    res = runner.invoke(app, ["report", str(tune), "--out", str(tmp_path / "r")])
+    _one_line_error(res, "a tuning study: its report is tune.json")
