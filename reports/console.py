@@ -267,15 +267,22 @@ def compare_tables_rich(tabs: dict, games: int, top: int, variant: str = "") -> 
                         "clustered by seed block; "
                         f"Benjamini–Hochberg over {len(tested):,} tested rows) and who drafts it (draft rate, ATA)",
                   title_justify="left")
-        for c in ("strategy", "age", "card", "holders", "drafted base", "drafted variant", "ATA base",
-                  "ATA variant", "Δ worth to holder", "95% CI", "p_adj", "flag"):
+        for c in ("strategy", "age", "card", "holders", "held in both", "drafted base", "drafted variant",
+                  "ATA base", "ATA variant", "Δ worth to holder", "95% CI", "p_adj", "flag"):
             t.add_column(c, justify="left" if c in ("strategy", "card") else "right", no_wrap=True)
         shown = pd.concat([tested.head(top), tested.tail(min(3, max(len(tested) - top, 0)))]).drop_duplicates()
-        for _, r in shown.iterrows():
-            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{int(r.holders):,}", _or_dash(r.draft_rate_a, ".1%"),
+        both = shown["holders_both"] / shown["holders"].where(shown["holders"] > 0)
+        for (_, r), b in zip(shown.iterrows(), both):
+            t.add_row(str(r.strategy), str(r.age), str(r.card), f"{int(r.holders):,}", _or_dash(b, ".0%"),
+                      _or_dash(r.draft_rate_a, ".1%"),
                       _or_dash(r.draft_rate_b, ".1%"), _or_dash(r.ata_a, ".2f"), _or_dash(r.ata_b, ".2f"),
                       f"{r.d_value:+.4f}",
                       ci_text(r, "+.4f", "…"), f"{r.p_adj:.2g}", "*" if r.significant else "")
+        if (both[shown["significant"].astype(bool)] < 0.5).any():  # the variant's holders are mostly other clans
+            t.caption = ("held in both < 50% on a flagged row: most of its holders drafted it in the variant only, so "
+                         "its Δ worth reads who drafts the card as much as what it does; d_held_both in "
+                         "compare_card_value.csv holds the drafters fixed")
+            t.caption_justify = "left"
         tables.append(t)
     ci = tabs.get("card_iwd")
     if ci is not None and len(ci):

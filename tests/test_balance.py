@@ -584,7 +584,7 @@ def test_compare_console_shows_a_dash_for_the_baseline_of_an_added_card():
     from volva.reports.console import compare_tables_rich
     row = {"strategy": "greedy", "age": 2, "card": "Fenrir's Bite", "holders": 1856, "draft_rate_a": float("nan"),
            "draft_rate_b": 0.232, "ata_a": float("nan"), "ata_b": 3.58, "d_value": 0.0513, "ci_low": 0.0248,
-           "ci_high": 0.0777, "p_adj": 0.0025, "significant": True, "tested": True}
+           "ci_high": 0.0777, "p_adj": 0.0025, "significant": True, "tested": True, "holders_both": 0}
     con = Console(width=250, record=True)
     for t in compare_tables_rich({"strategy": pd.DataFrame(columns=["strategy"]), "card_value": pd.DataFrame([row])},
                                  8000, 10):
@@ -592,6 +592,30 @@ def test_compare_console_shows_a_dash_for_the_baseline_of_an_added_card():
     text = con.export_text()
     assert "Fenrir's Bite" in text and "23.2%" in text and "3.58" in text and "—" in text
     assert "nan" not in text.lower().replace("fenrir", "")
+
+
+
+def test_compare_console_warns_when_a_flagged_cards_holders_mostly_differ_between_arms():
+    """A nerfed card showed as worth more to its holders (+0.09, flagged) while its Δ IWD fell
+    (-0.09): only 280 of 1,884 variant holders held it in both arms (a helper session). The
+    table shows the share held in both and says what a low one means on a flagged row."""
+    from rich.console import Console
+
+    from volva.reports.console import compare_tables_rich
+    row = {"strategy": "greedy", "age": 1, "card": "Tyr's Smite", "holders": 1884, "holders_both": 280,
+           "draft_rate_a": 0.9, "draft_rate_b": 0.8, "ata_a": 1.33, "ata_b": 3.05, "d_value": 0.0922,
+           "ci_low": 0.0586, "ci_high": 0.1259, "p_adj": 6.1e-6, "significant": True, "tested": True}
+
+    def text(r):
+        con = Console(width=300, record=True)
+        for t in compare_tables_rich({"strategy": pd.DataFrame(columns=["strategy"]),
+                                      "card_value": pd.DataFrame([r])}, 8000, 10):
+            con.print(t)
+        return con.export_text()
+    out = text(row)
+    assert "held in both" in out and "15%" in out and "reads who drafts the card" in out
+    assert "reads who drafts the card" not in text(dict(row, holders_both=1500))  # 80%: no note
+    assert "reads who drafts the card" not in text(dict(row, significant=False))  # not flagged: no note
 
 
 @pytest.mark.parametrize("argv, needles", [
