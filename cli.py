@@ -994,8 +994,12 @@ def tune(
         except KeyboardInterrupt:
             stopped = True
     if stopped:
-        _interrupted(f"interrupted after {seen[0]} of {trials} trials, kept in {out / 'tune.journal'} (the trial cut short "
-             f"is played again): --resume continues" + (" with the polish and checks" if seen[0] >= trials else ""))
+        if seen[0] >= trials:  # the search was done: the polish or the checks were cut short
+            _interrupted(f"interrupted in the polish and checks, after all {trials} trials (kept in "
+                         f"{out / 'tune.journal'}): --resume continues with the polish and checks")
+        else:
+            _interrupted(f"interrupted after {seen[0]} of {trials} trials, kept in {out / 'tune.journal'} (the trial "
+                         "cut short is played again): --resume continues")
         raise typer.Exit(130)
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
     console.print_wide([console.tune_table(res.fresh, players)])

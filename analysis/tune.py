@@ -241,7 +241,8 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
          resume: bool = False, progress=None, check_deviations: bool = True, polish_rounds: int = 8,
          polish_blocks: int = 150, say=None) -> TuneResult:
     """Run a tuning study into ``out`` (see the module doc); returns the best document with its
-    checks. ``progress(done, total, best)`` is called after each trial, ``say(text)`` at each stage. Raises ValueError for a
+    checks. ``progress(done, total, best)`` is called after each trial (and first with a resumed
+    study's trials), ``say(text)`` at each stage. Raises ValueError for a
     league of fewer than one strategy or a journal from another study (without ``resume``:
     ``out`` must not hold one). A KeyboardInterrupt leaves the finished trials in the journal;
     the trial it cut short counts for nothing and ``resume`` plays it again, so an interrupted
@@ -279,6 +280,8 @@ def tune(rs, space: SearchSpace, league: League, out: Path, *, players: int = 4,
         return [t for t in study.trials if t.state == TrialState.COMPLETE]
     t0 = time.perf_counter()
     done = len(complete())
+    if done and progress is not None:  # a resumed study: the trials its journal holds
+        progress(done, trials, study.best_value)
     while done < trials:
         study.sampler = _sampler(seed, done, trials)
         if done < len(starts) and not any(t.state == TrialState.WAITING for t in study.trials):

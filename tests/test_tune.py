@@ -307,3 +307,32 @@ def test_ctrl_c_in_volva_tune_is_one_line(tmp_path, monkeypatch):
     journal.write_bytes(whole)
     res = CliRunner().invoke(app, [*args, "--resume", "--seed-blocks", "3"])
     assert "'seed_blocks' was 2, now 3" in res.output  # the whole journal reads again
+
+
+
+def test_ctrl_c_after_the_search_says_the_polish_and_checks_were_cut(tmp_path, monkeypatch):
+    """Cut after every trial finished, `volva tune` said a trial cut short would be played again
+    (none was), and --resume's bar showed 0 trials done (a helper session)."""
+    from typer.testing import CliRunner
+
+    from volva.analysis import tune as T
+    from volva.cli import app
+
+    def cut(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(T, "_polish_and_check", cut)  # the stage after the search
+    out = tmp_path / "t"
+    args = ["tune", "--out", str(out), "--trials", "2", "--seed-blocks", "2", "--league", "greedy,balanced",
+            "--check-blocks", "2", "--polish-rounds", "0"]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 130, res.output
+    assert "interrupted in the polish and checks, after all 2 trials" in res.output, res.output
+    assert "cut short is played again" not in res.output
+    calls = []
+    from volva.simulator.engines import load_ruleset
+    from volva.strategies.builtin import resolve
+    lg = League(["greedy", "balanced"], [resolve("greedy"), resolve("balanced")])
+    with pytest.raises(KeyboardInterrupt):
+        tune(load_ruleset(), space_for("blood-rage"), lg, out, trials=2, blocks=2, fresh_blocks=2, seed=1,
+             name="tuned", polish_rounds=0, resume=True, progress=lambda *a: calls.append(a[:2]))
+    assert calls == [(2, 2)]  # the bar starts at the trials the journal holds
