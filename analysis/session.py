@@ -54,9 +54,9 @@ def check_batch_size(batch_size: int) -> None:
 def check_players(players: int) -> None:
     """The widest range of the registered rule sets; each engine's own range is checked on load."""
     from volva.simulator.engines import player_ranges
-    lo, hi, narrower = player_ranges()
+    lo, hi, each = player_ranges()
     if not lo <= players <= hi:
-        note = f" ({', '.join(narrower)})" if narrower else ""
+        note = f" ({', '.join(each)})" if each else ""
         raise UsageError(f"--players {players}; allowed: {lo}..{hi}{note}")
 
 
@@ -343,6 +343,16 @@ def variant(ruleset: str, option: list[str], patch: list[Path], players: int):
     return rs
 
 
+def same_tables(rs_a, rs_b) -> bool:
+    """Whether two rule sets give their engine the same tables, field by field (what a game reads
+    of the board, tracks and cards); False when either has none to compare (a Rainbow Bridge)."""
+    import numpy as np
+    a, b = getattr(rs_a, "tables_arr", None), getattr(rs_b, "tables_arr", None)
+    if a is None or b is None or a.dtype != b.dtype:
+        return False
+    return all(np.array_equal(a[f], b[f], equal_nan=a.dtype[f].base.kind in "fc") for f in a.dtype.names)
+
+
 ESTIMANDS = ("one-clan", "all-clans")
 
 
@@ -597,8 +607,9 @@ def refine_doc(path: Path, engine: str) -> dict:
         with open(f, "rb") as fh:
             return toml_bytes(fh.read())
     except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"--refine: {exc} (is it a strategy file of another rule set than --ruleset's, "
-                         f"{engine}?)") from None
+        syntax = isinstance(exc, tomllib.TOMLDecodeError) or "not valid TOML" in str(exc)
+        raise UsageError(f"--refine: {exc}" + ("" if syntax else f" (is it a strategy file of another rule set than "
+                                               f"--ruleset's, {engine}?)")) from None
 
 
 def tune_setup(ruleset: str, players: int, league: str | None, name: str, options: list[str]):

@@ -116,7 +116,8 @@ def names() -> list[str]:
 
 
 def player_ranges() -> tuple[int, int, list[str]]:
-    """(fewest, most, ['valhalla: 3..5', ...]) players over the registered rule sets and data folders."""
+    """(fewest, most, ['blood-rage: 2..5', 'valhalla: 3..5', ...]) players over the registered rule
+    sets and data folders, each rule set's own range listed."""
     ranges = {}
     for name in names():
         try:
@@ -124,7 +125,7 @@ def player_ranges() -> tuple[int, int, list[str]]:
         except RulesError:  # a malformed data folder: its own error comes on load
             pass
     lo, hi = min(r[0] for r in ranges.values()), max(r[1] for r in ranges.values())
-    return lo, hi, [f"{n}: {a}..{b}" for n, (a, b) in sorted(ranges.items()) if (a, b) != (lo, hi)]
+    return lo, hi, [f"{n}: {a}..{b}" for n, (a, b) in sorted(ranges.items())]
 
 
 def get(rs_or_name) -> Engine:

@@ -165,6 +165,7 @@ def test_compare_cli_noop_patch_changes_nothing(tmp_path):
     assert (c["d_iwd"].abs() < 1e-12).all() and not c["significant"].any()
     assert (pd.read_csv(out / "compare_shape.csv")["delta"] == 0).all()  # the same games: the same play
     assert "0 cards flagged" in res.stdout
+    assert "the patch changes nothing the engine reads" in res.stderr  # said before the games
     assert Stats.load(out / "baseline").equals(Stats.load(out / "variant"))
     meta = json.loads((out / "variant" / "run.json").read_text())
     assert meta["patch"] == str(p) and meta["patch_sha256"] and meta["status"] == "complete"
@@ -704,3 +705,18 @@ def test_resume_without_stats_says_it_starts_again(tmp_path, monkeypatch, fake_p
     monkeypatch.setattr(engines, "play_batch", real)
     res = runner.invoke(app, args + ["--resume"])
     assert res.exit_code == 0 and "starts again from game 0" in res.stderr, res.output
+
+
+
+
+def test_same_tables_tells_a_patch_that_changes_nothing(tmp_path):
+    """session.same_tables: a patch setting a card's own value changes nothing a game reads (compare
+    then warns: a helper session ran identical arms with no word of it); a real nerf does."""
+    from volva.analysis.session import same_tables
+    from volva.simulator.engines import load_ruleset
+    noop, nerf = tmp_path / "noop.toml", tmp_path / "nerf.toml"
+    noop.write_text("[\"Tyr's Smite\"]\nvalue = 5\n")
+    nerf.write_text("[\"Tyr's Smite\"]\nvalue = 4\n")
+    assert same_tables(load_ruleset(), load_ruleset(patch=[noop]))
+    assert not same_tables(load_ruleset(), load_ruleset(patch=[nerf]))
+    assert not same_tables(load_ruleset(), load_ruleset("valhalla"))

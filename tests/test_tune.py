@@ -128,6 +128,9 @@ def test_tune_refuses_bad_input_in_one_line(tmp_path):
         assert res.exit_code == 2 and msg in res.output, (args, res.output)
     res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "s"), "--trials", "1"])
     assert res.exit_code == 2 and "--resume" in res.output and "--force" in res.output
+    (tmp_path / "bad.toml").write_text("garbage = [\n")  # a TOML syntax error: not another rule set's file
+    res = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "o"), "--refine", str(tmp_path / "bad.toml")])
+    assert res.exit_code == 2 and "not valid TOML" in res.output and "another rule set" not in res.output, res.output
 
 
 def test_shipped_tuned_strategies_load_with_their_provenance():

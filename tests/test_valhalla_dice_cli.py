@@ -60,7 +60,7 @@ def test_strategies_list():
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--players", "7"], "--players 7; allowed: 2..6"),
+    (["--players", "7"], "--players 7; allowed: 2..6 (blood-rage: 2..5, valhalla: 3..5, valhalla-dice: 2..6)"),
     (["--players", "3", "--lineup", "greedy,ninja,greedy"], "unknown strategy 'ninja'"),
     (["--option", "jarl_deal=7"], "option jarl_deal=7; allowed: 3, 5, recommended, none"),
     (["--option", "speed=3"], "--option speed: unknown option for Valhalla (dice game); allowed: clan_powers, "),
