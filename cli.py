@@ -549,7 +549,7 @@ def compare(
             raise session.UsageError(f"the variant arm ({', '.join(variant_args)}) plays the baseline's rules: "
                                      f"{why}; give the variant a change")
         if patch and rs_b.options == rs_a.options and session.same_tables(rs_a, rs_b):  # an A/A check, or a slip
-            _warn(f"the variant arm ({what}) plays the baseline's rules: the patch changes nothing the engine reads "
+            _warn(f"warning: the variant arm ({what}) plays the baseline's rules: the patch changes nothing the engine reads "
                   "(each value it sets is already the card's, or only words); both arms play the same games")
         mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
         if until_decided and mirror:
