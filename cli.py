@@ -584,8 +584,8 @@ def compare(
             if name is None:
                 console.print_wide(console.compare_tables_rich(tabs, sa.games, top, what))
                 flagged = int(tabs["card_iwd"]["significant"].sum()) if "card_iwd" in tabs else 0
-                typer.echo(f"{flagged} cards flagged (Δ IWD, 5% level after Benjamini–Hochberg); figure "
-                           f"{out / 'compare.png'}; tables in {out}/compare_*.csv; "
+                typer.echo(f"{flagged} card{'' if flagged == 1 else 's'} flagged (Δ IWD, 5% level after "
+                           f"Benjamini–Hochberg); figure {out / 'compare.png'}; tables in {out}/compare_*.csv; "
                            f"reports: volva report {out}/variant --out {out}/variant/report")
                 raise typer.Exit(res.code)
             if "card_iwd" in tabs:

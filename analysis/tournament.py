@@ -50,8 +50,8 @@ def combinations(names: list[str], players: int) -> list[tuple[str, ...]]:
     if dup:
         raise ValueError(f"strategy named more than once: {', '.join(dup)}")
     if len(names) < players:
-        raise ValueError(f"{len(names)} strategies for {players} players; allowed: at least {players} "
-                         "distinct strategies")
+        raise ValueError(f"{len(names)} strateg{'y' if len(names) == 1 else 'ies'} for {players} players; allowed: "
+                         f"at least {players} distinct strategies")
     return list(itertools.combinations(names, players))
 
 

@@ -140,11 +140,14 @@ def ratings_table(rat):
                     "95% interval clustered on seeds)")
     for col in ("#", "strategy", "Elo", "95% CI", "score", "comparisons"):
         t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    def pts(x: float) -> str:  # Elo points, signed; a value that rounds to zero is '0' (not '-0')
+        text = f"{x:+.0f}"
+        return "0" if text in ("+0", "-0") else text
     for i, r in rat.iterrows():
-        ci = "anchor" if r.anchor else f"{r.ci_low:+.0f} to {r.ci_high:+.0f}"
+        ci = "anchor" if r.anchor else f"{pts(r.ci_low)} to {pts(r.ci_high)}"
         if np.isinf(r.elo):
             ci = f"none: {'above' if r.elo > 0 else 'below'} every opponent every time"
-        t.add_row(str(i + 1), r.strategy, "0" if r.anchor else f"{r.elo:+.0f}", ci, f"{r.score:.3f}", f"{int(r.comparisons):,}")
+        t.add_row(str(i + 1), r.strategy, "0" if r.anchor else pts(r.elo), ci, f"{r.score:.3f}", f"{int(r.comparisons):,}")
     return t
 
 

@@ -82,3 +82,17 @@ def test_a_strategy_above_everyone_every_time_has_no_finite_rating():
         ratings(clans_table(games), anchor="a")
     two = ratings(clans_table([[("x", 1), ("y", 2)]] * 5))
     assert not two["anchor"].any() and set(two["elo"]) == {np.inf, -np.inf}
+
+
+def test_ratings_table_writes_a_rating_that_rounds_to_zero_as_0_not_minus_0():
+    """The console showed Elo '-0' (a helper session)."""
+    from rich.console import Console
+
+    from volva.reports.console import ratings_table
+    rat = pd.DataFrame({"strategy": ["greedy", "balanced"], "elo": [0.0, -0.3], "ci_low": [0.0, -12.4],
+                        "ci_high": [0.0, 0.4], "score": [0.5, 0.49], "comparisons": [100, 100],
+                        "anchor": [True, False]})
+    con = Console(width=200, record=True)
+    con.print(ratings_table(rat))
+    row = next(line for line in con.export_text().splitlines() if "balanced" in line)
+    assert "-0" not in row.replace("-12", "") and " 0 " in row and "-12 to 0" in row, row

@@ -149,6 +149,7 @@ def test_four_players_five_strategies(fake_play_batch):
     (["--strategies", "greedy,random,balanced", "--players", "6"], ["--players 6", "2..5"]),
     (["--strategies", "greedy,random,balanced", "--players", "1"], ["--players 1", "2..5"]),
     (["--strategies", "greedy,random,balanced", "--players", "4"], ["3 strategies for 4 players"]),
+    (["--strategies", "greedy", "--players", "2"], ["1 strategy for 2 players"]),
     (["--strategies", "greedy,bogus,balanced", "--players", "2"], ["unknown strategy 'bogus'", "greedy"]),
     (["--strategies", "greedy,greedy,balanced", "--players", "2"], ["more than once", "greedy"]),
     (["--strategies", "greedy,,balanced", "--players", "2"], ["empty name"]),
