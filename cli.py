@@ -973,8 +973,7 @@ def tune(
         paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
         console.print_wide([console.tune_table(res.fresh, players)])
         prov = res.doc["provenance"]
-        typer.echo(f"refined by {len(res.polish)} one-step move(s); one-step-deviation check: "
-                   f"{prov['one_step_deviation_check']} ({prov['deviations_checked']} moves)")
+        typer.echo(f"refined by {len(res.polish)} one-step move(s); {_deviation_check(prov, out / (name + '.toml'))}")
         typer.echo(f"wrote {paths[0]} and {len(paths) - 1} more files in {out}")
         return
     _err(f"tuning {name} for {rs.name}, {players} players, against {len(lg.names)} strategies: "
@@ -1007,10 +1006,18 @@ def tune(
     paths = write_outputs(res, out, name) + build_tune_report(res, players, out)
     console.print_wide([console.tune_table(res.fresh, players)])
     prov = res.doc["provenance"]
-    typer.echo(f"fitness {prov['fitness']:.3f} after {trials} trials ({prov['tuning_games']:,} games, "
-               f"{prov['games_per_second']:,} games/s); one-step-deviation check: "
-               f"{prov['one_step_deviation_check']} ({prov['deviations_checked']} moves)")
+    typer.echo(f"fitness {prov['fitness']:.3f} (players x win share, soft minimum over the league: 1 = an even "
+               f"share) after {trials} trials ({prov['tuning_games']:,} games, {prov['games_per_second']:,} games/s); "
+               f"{_deviation_check(prov, out / (name + '.toml'))}")
     typer.echo(f"wrote {paths[0]} and {len(paths) - 1} more files in {out}")
+
+
+def _deviation_check(prov: dict, written: Path) -> str:
+    """The one-step-deviation check of a tuned file's provenance, with the moves that improve."""
+    better = prov.get("deviations_improving") or []
+    more = (f"; {len(better)} improve{'s' if len(better) == 1 else ''} on fresh seeds: {', '.join(better[:3])}"
+            f"{', ...' if len(better) > 3 else ''}; volva tune --refine {written} polishes further") if better else ""
+    return f"one-step-deviation check: {prov['one_step_deviation_check']} ({prov['deviations_checked']} moves{more})"
 
 
 @app.command()

@@ -110,6 +110,9 @@ def test_refine_polishes_a_file_and_keeps_its_provenance(tmp_path):
     assert doc["name"] == "again" and prov["refined"] and prov["seed"] == 4
     assert prov["refined_from"] == tomllib.loads(src.read_text())["provenance"]  # the history is kept
     assert prov["deviations_checked"] > 0 and prov["fresh_seed_blocks"] == 3
+    line = next(x for x in res.output.splitlines() if "one-step-deviation check" in x)
+    assert f"({prov['deviations_checked']} moves" in line
+    assert ("improve" in line and "--refine" in line) == bool(prov["deviations_improving"]), line
     assert not (tmp_path / "r" / "tune_progress.png").exists() and (tmp_path / "r" / "tune_fresh.png").exists()
 
 
@@ -339,3 +342,16 @@ def test_ctrl_c_after_the_search_says_the_polish_and_checks_were_cut(tmp_path, m
         tune(load_ruleset(), space_for("blood-rage"), lg, out, trials=2, blocks=2, fresh_blocks=2, seed=1,
              name="tuned", polish_rounds=0, resume=True, progress=lambda *a: calls.append(a[:2]))
     assert calls == [(2, 2)]  # the bar starts at the trials the journal holds
+
+
+def test_the_deviation_check_line_names_the_moves_that_improve(tmp_path):
+    """'one-step-deviation check: fail (36 moves)' said neither which move improved nor what to do
+    (a helper session)."""
+    from volva.cli import _deviation_check
+    prov = {"one_step_deviation_check": "fail", "deviations_checked": 36,
+            "deviations_improving": ["play.call_margin=1.4"]}
+    text = _deviation_check(prov, tmp_path / "tuned.toml")
+    assert text == (f"one-step-deviation check: fail (36 moves; 1 improves on fresh seeds: play.call_margin=1.4; "
+                    f"volva tune --refine {tmp_path / 'tuned.toml'} polishes further)")
+    assert _deviation_check(dict(prov, one_step_deviation_check="pass", deviations_improving=[]), tmp_path) == \
+        "one-step-deviation check: pass (36 moves)"
