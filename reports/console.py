@@ -190,6 +190,11 @@ def h2h_table(mat):
         t.add_column(str(c), justify="right", no_wrap=True)
     for s, row in mat.iterrows():
         t.add_row(str(s), *["—" if (c == s or math.isnan(v)) else f"{v:.3f}" for c, v in row.items()])
+    flat = [r.dropna() for _, r in mat.iterrows()]
+    if len(mat) > 2 and all(len(r) and (r == r.iloc[0]).all() for r in flat):  # one table: all in every game
+        t.caption = ("every game seats every strategy, so each row is its overall win rate; who finishes above "
+                     "whom, pair by pair, is in the ratings")
+        t.caption_justify = "left"
     return t
 
 

@@ -347,3 +347,23 @@ def test_report_on_a_population_compare_or_a_tune_folder_says_what_it_is(tmp_pat
     (tune / "tune.json").write_text("{}")
     res = runner.invoke(app, ["report", str(tune), "--out", str(tmp_path / "r")])
     _one_line_error(res, "a tuning study: its report is tune.json")
+
+
+def test_h2h_table_says_when_every_game_seats_every_strategy():
+    """With as many strategies as seats, each row of the matrix is constant (its overall win rate),
+    which read as a head-to-head (a helper session): the table says so."""
+    import pandas as pd
+    from rich.console import Console
+
+    from volva.reports.console import h2h_table
+    names = ["greedy", "balanced", "quester"]
+    mat = pd.DataFrame([[float("nan"), 0.37, 0.37], [0.33, float("nan"), 0.33], [0.3, 0.3, float("nan")]],
+                       index=names, columns=names)
+
+    def text(m):
+        con = Console(width=200, record=True)
+        con.print(h2h_table(m))
+        return con.export_text()
+    assert "every game seats every strategy" in text(mat)
+    mat.loc["greedy", "quester"] = 0.41
+    assert "every game seats every strategy" not in text(mat)
