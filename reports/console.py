@@ -257,6 +257,10 @@ def compare_tables_rich(tabs: dict, games: int, top: int, variant: str = "") -> 
     what = f" ({variant})" if variant else ""
     tables = [delta_table(tabs["strategy"], f"Variant{what} − baseline, paired by game and seat ({games:,} games; "
                           "95% CI clustered by seed block)", ["strategy"])]
+    if len(tabs["strategy"]) == 1:  # a mirror lineup (the default: greedy in every seat)
+        tables[0].caption = (f"{tabs['strategy']['strategy'].iloc[0]} in every seat: its win rate cannot move; the "
+                             "tables below show what changed; --lineup A,B,... compares strategies")
+        tables[0].caption_justify = "left"
     sh = tabs.get("shape")
     if sh is not None and len(sh):
         t = Table(title="How the bots' play moved, per clan per game, all strategies (variant − baseline; 95% CI "

@@ -720,3 +720,21 @@ def test_same_tables_tells_a_patch_that_changes_nothing(tmp_path):
     assert same_tables(load_ruleset(), load_ruleset(patch=[noop]))
     assert not same_tables(load_ruleset(), load_ruleset(patch=[nerf]))
     assert not same_tables(load_ruleset(), load_ruleset("valhalla"))
+
+
+def test_compare_console_says_a_mirror_lineups_win_rate_cannot_move():
+    """compare's default lineup is greedy in every seat: its strategy row is '+0.0000 fixed' with no
+    word why (a helper session); the table says so, and not for a lineup of several strategies."""
+    from rich.console import Console
+
+    from volva.reports.console import compare_tables_rich
+    row = {"strategy": "greedy", "n": 32, "d_win": 0.0, "ci_low": 0.0, "ci_high": 0.0, "fixed": True,
+           "p_value": float("nan"), "d_glory": -0.28, "glory_ci_low": -9.5, "glory_ci_high": 9.0}
+
+    def text(rows):
+        con = Console(width=250, record=True)
+        for t in compare_tables_rich({"strategy": pd.DataFrame(rows)}, 8, 10):
+            con.print(t)
+        return con.export_text()
+    assert "greedy in every seat: its win rate cannot move" in text([row])
+    assert "cannot move" not in text([row, dict(row, strategy="balanced")])
