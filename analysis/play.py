@@ -116,7 +116,8 @@ def _resume(out: Path, writer, meta: dict) -> int:
                              f"{done:,} games done: the run starts again from game 0\n")
         if (out / "stats").exists() or (out / "stats.new").exists():
             writer.stats = Stats.load(out)
-            writer.stats.check_experiment(out / "run.json", old)
+            from volva.analysis.runner import check_sums_experiment
+            check_sums_experiment(writer.stats, out / "run.json", old)
     except (ValueError, StatsError) as exc:
         raise UsageError(str(exc)) from None
     _check_games(out, writer.stats, meta["games"])

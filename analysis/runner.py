@@ -261,6 +261,12 @@ def experiment_key(meta: dict) -> str:
                                      default=str).encode()).hexdigest()
 
 
+def check_sums_experiment(stats, run_json: Path, meta: dict) -> None:
+    """Raise StatsError unless ``stats`` (loaded Stats) were saved by the experiment of ``meta``
+    (its run.json, at ``run_json``): Stats.check_experiment with its settings key."""
+    stats.check_experiment(run_json, experiment_key(meta), tuple(k for k in RUN_KEYS if k not in meta))
+
+
 def check_resume(out: Path, meta: dict) -> dict:
     """The run.json of a stopped run in ``out`` that ``meta`` may continue. Raises ValueError
     naming the file and the first setting that differs, or when the run kept rows."""

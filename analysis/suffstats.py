@@ -735,14 +735,13 @@ class Stats:
         st.meta_path = mp
         return st
 
-    def check_experiment(self, run_json: Path, meta: dict) -> None:
+    def check_experiment(self, run_json: Path, key: str, missing: tuple = ()) -> None:
         """Raise StatsError unless these loaded sums were saved by the experiment whose run.json
-        (``run_json``, read as ``meta``) they sit next to (stats saved before the key was kept
-        pass); a run.json missing a setting is named as such, not as another experiment's."""
-        from volva.analysis.runner import RUN_KEYS, experiment_key
+        (``run_json``, settings key ``key``: runner.check_sums_experiment) they sit next to (stats
+        saved before the key was kept pass); a run.json ``missing`` a setting is named as such,
+        not as another experiment's."""
         exp = getattr(self, "experiment", None)
-        if exp is not None and exp != experiment_key(meta):
-            missing = [k for k in RUN_KEYS if k not in meta]
+        if exp is not None and exp != key:
             if missing:
                 raise StatsError(f"{run_json}: field '{missing[0]}' missing (an edited or cut file); restore the "
                                  "run's own run.json, or rerun")

@@ -448,8 +448,9 @@ def load_run_stats(run_dir: Path, meta: dict):
     from volva.analysis.suffstats import STATS_DIR, Stats, stats_from_rows
     run_dir = Path(run_dir)
     if (run_dir / STATS_DIR).is_dir() or (run_dir / f"{STATS_DIR}.new").is_dir():
+        from volva.analysis.runner import check_sums_experiment
         st = Stats.load(run_dir)
-        st.check_experiment(run_dir / "run.json", meta)
+        check_sums_experiment(st, run_dir / "run.json", meta)
         return st
     if meta.get("keep_rows") is False:  # a stats-only run has nothing else to read
         from volva.analysis.records import RunDataError
