@@ -251,7 +251,7 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
         res = play.play_run(run, out, keep_rows, resume, extra_meta, progress=_progress)
     if res.status == "interrupted":
         _interrupted(f"interrupted after {res.games_done:,} games; partial results kept in {out}"
-             + ("" if keep_rows else " (continue with --resume)"))
+                     + ("" if keep_rows else " (continue with --resume)"))
     if res.games_done:
         con = Console()
         console.print_wide(console.win_tables(res.stats[0]))
@@ -549,8 +549,8 @@ def compare(
             raise session.UsageError(f"the variant arm ({', '.join(variant_args)}) plays the baseline's rules: "
                                      f"{why}; give the variant a change")
         if patch and rs_b.options == rs_a.options and session.same_tables(rs_a, rs_b):  # an A/A check, or a slip
-            _warn(f"warning: the variant arm ({what}) plays the baseline's rules: the patch changes nothing the engine reads "
-                  "(each value it sets is already the card's, or only words); both arms play the same games")
+            _warn(f"warning: the variant arm ({what}) plays the baseline's rules: the patch changes nothing the "
+                  "engine reads (each value it sets is already the card's, or only words); both arms play the same games")
         mirror = [(n or "--lineup", ",".join(x)) for n, x, _ in pops if len(set(x)) < 2]
         if until_decided and mirror:
             raise session.UsageError(f"--until-decided: {mirror[0][0]} ({mirror[0][1]}) is a mirror lineup; compare "
@@ -611,8 +611,8 @@ def compare(
 def _interrupted_populations(code: int, started: int, total: int, out: Path) -> int:
     """Say why an interrupted --population run has no verdicts; returns ``code``."""
     if code:
-        _interrupted(f"interrupted in population {started} of {total}: no verdicts across populations (each needs every "
-             f"population's games in full); each population's tables so far in {out}/NAME/")
+        _interrupted(f"interrupted in population {started} of {total}: no verdicts across populations (each "
+                     f"needs every population's games in full); each population's tables so far in {out}/NAME/")
     return code
 
 
@@ -862,7 +862,7 @@ def tournament(
                                        lambda g, cl: mon.look(g, pair_streams(cl), leader_decided(cl)), batches=batches)
         except KeyboardInterrupt:  # the tables come from every combination's games: none to show yet
             _interrupted("interrupted: no tables written (a tournament needs every combination's games)"
-                 + (f"; the tables already in {out} are unchanged" if out is not None else ""))
+                         + (f"; the tables already in {out} are unchanged" if out is not None else ""))
             raise SystemExit(130) from None
     if mon is not None:
         _sequential_report(mon, out, "pairs: difference of win share where both played")
