@@ -136,7 +136,8 @@ def test_valhalla_board_view_agrees_with_the_scans():
     STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's
     Prove Valor neighbour count (adjacency lists, tables.adj_to) gives the score of a scan of the
     adjacency matrix, to the last bit, and never exceeds summon_cap_nb (valor_region_nb's score
-    never exceeds valor_cap_nb)."""
+    never exceeds valor_cap_nb, contest_score_nb's a region's worth plus choose_action_nb's lift:
+    the bounds under which choose_action_nb skips a search)."""
     from volva.simulator.valhalla import policy as VP
     from volva.simulator.valhalla.board import (
         contestable_nb,
@@ -157,7 +158,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     S = vh_state()[0]
     n = int(T.n_cards)
     params = np.zeros(E.VP_N)
-    adjacent_seen = valor_seen = 0
+    adjacent_seen = valor_seen = contest_seen = 0
     for _ in range(150):
         P = int(rng.integers(2, E.MAX_PLAYERS + 1))
         S.gs[VG_NP], S.gs[G_AGE] = P, int(rng.integers(1, 4))
@@ -172,6 +173,10 @@ def test_valhalla_board_view_agrees_with_the_scans():
         S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
         S.claimed[:] = np.where(rng.random(S.claimed.shape) < 0.3, 0, -1)
         S.reward[:] = rng.integers(0, len(E.VH_REWARD_NAMES[:5]), size=S.reward.shape)
+        S.rage[:] = rng.integers(0, 7, size=S.rage.shape)  # valor_cap_nb's discount above 2 Rage
+        S.stat[:] = rng.integers(0, E.N_STEPS, size=S.stat.shape)
+        S.hand[:], S.hand_n[:] = rng.integers(0, n, size=S.hand.shape), rng.integers(0, 4, size=S.hand_n.shape)
+        S.contests[:] = rng.integers(0, 3, size=S.contests.shape)
         VP.board_view_nb(T, S)
         VP.region_view_nb(T, S)
         for q in range(P):
@@ -203,14 +208,21 @@ def test_valhalla_board_view_agrees_with_the_scans():
         assert VP.summon_target_nb(T, S, p, params) == (want_r, want_s)
         for q in range(P):  # choose_action_nb skips the search when a found action beats this cap
             r_, s_ = VP.summon_target_nb(T, S, q, params)
-            assert r_ < 0 or 3.0 + s_ + 1.0 < VP.summon_cap_nb(T, S)
+            assert r_ < 0 or 3.0 + s_ + 1.0 < VP.summon_cap_nb(T, S, True)  # a Monster
+            assert r_ < 0 or 3.0 + s_ < VP.summon_cap_nb(T, S, False)
             assert S.w_onb[q] == sum(count_in_nb(S, q, r) for r in range(R))
             vp = params.copy()
             vp[E.VP_VALOR] = rng.normal(0.0, 3.0)
             src, _, s = VP.valor_region_nb(T, S, q, vp)
             assert src < 0 or s < VP.valor_cap_nb(T, S, q, vp)
             valor_seen += src >= 0
-    assert adjacent_seen > 100 and valor_seen > 50
+            # choose_action_nb scores no contest in a region whose worth + this lift is no better
+            lift = max(3.0, float(T.track[E.STAT_AXES, S.stat[q, E.STAT_AXES]]))
+            for r in range(R):
+                c = VP.contest_score_nb(T, S, q, r, vp, VP.best_battle_value_nb(T, S, q))
+                assert c <= S.rv_worth[r] + lift, (q, r)
+                contest_seen += c > VP.NEG
+    assert adjacent_seen > 100 and valor_seen > 50 and contest_seen > 50
 
 
 def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):

@@ -326,19 +326,20 @@ def summon_target_nb(T, S, p, params):
 
 
 @njit(cache=True, _nrt=False)
-def summon_cap_nb(T, S):
+def summon_cap_nb(T, S, monster):
     """An upper bound of choose_action_nb's Summon score (3 + summon_target_nb's + 1 for a
     Monster), from the region view (S.rv_smax: summon_room_nb); the rivals' term only subtracts.
     With a better action already found, the Summon target need not be sought."""
-    return 3.0 + S.rv_smax[0] + 1.0 + 1e-9
+    return 3.0 + S.rv_smax[0] + (1.0 if monster else 0.0) + 1e-9
 
 
 @njit(cache=True, _nrt=False)
 def valor_cap_nb(T, S, p, params):
     """An upper bound of valor_region_nb's score: its Glory term for every figure of clan p on
-    the board (S.w_onb, board_view_nb) + 1. With a better action already found, the March
-    need not be sought."""
-    return abs(params[E.VP_VALOR] * T.valor_glory[S.gs[G_AGE] - 1]) * S.w_onb[p] * (1.0 + 1e-12) + 1.0 + 1e-9
+    the board (S.w_onb, board_view_nb), with its discount while Rage remains, + 1. With a better
+    action already found, the March need not be sought."""
+    g = abs(params[E.VP_VALOR] * T.valor_glory[S.gs[G_AGE] - 1]) * S.w_onb[p] * (0.35 if S.rage[p] > 2 else 1.0)
+    return g * (1.0 + 1e-12) + 1.0 + 1e-9
 
 
 @njit(cache=True, _nrt=False)
@@ -392,9 +393,12 @@ def choose_action_nb(T, S, p, kind, params, out):
     out[0], out[1], out[2] = E.VA_PASS, 0, 0
     bbv = -1  # best_battle_value_nb, read at the first region worth scoring
     cnt = S.w_cnt
+    # contest_score_nb's most above a region's worth: a region that cannot beat the best so far
+    # is not scored (the same float sums, so the bound is exact)
+    lift = max(3.0, float(T.track[E.STAT_AXES, S.stat[p, E.STAT_AXES]]))
     for r in range(T.n_regions):
         s = NEG  # contest_score_nb's for a region closed or without clan p's figures
-        if S.rv_open[r] and cnt[p, r] > 0:
+        if S.rv_open[r] and cnt[p, r] > 0 and S.rv_worth[r] + lift > best:
             if bbv < 0:
                 bbv = best_battle_value_nb(T, S, p)
             s = contest_score_nb(T, S, p, r, params, bbv)
@@ -425,7 +429,7 @@ def choose_action_nb(T, S, p, kind, params, out):
             s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
             if s > fs:
                 fig, fs = f, s
-    if fig >= 0 and best < summon_cap_nb(T, S):
+    if fig >= 0 and best < summon_cap_nb(T, S, fig >= E.VH_FIG_MONSTER0):
         r, s = summon_target_nb(T, S, p, params)
         if r >= 0:
             s = 3.0 + s + (1.0 if fig >= E.VH_FIG_MONSTER0 else 0.0)
