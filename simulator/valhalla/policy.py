@@ -301,7 +301,8 @@ def adjacent_str_nb(T, S, q, r):
 def summon_target_nb(T, S, p, params):
     """(region, score) where a Summon would help most: a common region with an unclaimed reward
     where clan p is strongest relative to its rivals, next to god regions and Valhalla. Reads
-    board_view_nb's and region_view_nb's tables."""
+    board_view_nb's and region_view_nb's tables. A region whose score could not beat the best
+    one so far even without the rivals' term (which only subtracts) is not scored further."""
     cnt, st = S.w_cnt, S.w_str
     br, bs = -1, NEG
     for r in range(T.n_regions):
@@ -312,6 +313,8 @@ def summon_target_nb(T, S, p, params):
             s += S.rv_worth[r] * 0.4
             if cnt[p, r] == 0:
                 s += 1.0
+        if s + 0.3 * S.rv_near[r] + 0.011 <= bs:  # above its score even before the rivals' term
+            continue
         rival = 0
         for q in range(S.gs[G_NP]):
             if q != p:
@@ -382,6 +385,29 @@ def valor_region_nb(T, S, p, params):
     return bsrc, bdst, best_s
 
 
+@njit(inline="always")
+def _hand_pick(T, S, p, rage):
+    """(score, VA_QUEST or VA_UPGRADE, card) of the first best card in clan p's hand to commit as
+    a quest or upgrade now, (NEG, VA_PASS, 0) if none (no free slot, or no card it can pay)."""
+    bs, ba, bc = NEG, E.VA_PASS, 0
+    if free_slot_nb(S, p) < 0:
+        return bs, ba, bc
+    for i in range(S.hand_n[p]):
+        c = S.hand[p, i]
+        t = T.card_type[c]
+        if t == E.VCT_QUEST:
+            s = 5.0 if rage > 2 else 8.0  # free, but no action at 0 Rage: commit early
+        elif t == E.VCT_BATTLE:
+            continue
+        else:
+            if T.card_value[c] > rage or (t == E.VCT_MONSTER and free_base_nb(T, S, p) < 0):
+                continue
+            s = 4.0 + (T.card_value[c] * 0.5 if t == E.VCT_MONSTER else 0.0) - 0.8 * T.card_value[c] * (rage <= 2)
+        if s > bs:
+            bs, ba, bc = s, (E.VA_QUEST if t == E.VCT_QUEST else E.VA_UPGRADE), c
+    return bs, ba, bc
+
+
 @njit(cache=True, _nrt=False)
 def choose_action_nb(T, S, p, kind, params, out):
     """Clan p's action: out[0] = VA_*, out[1], out[2] its arguments (see enums VA_*)."""
@@ -396,32 +422,22 @@ def choose_action_nb(T, S, p, kind, params, out):
     # contest_score_nb's most above a region's worth: a region that cannot beat the best so far
     # is not scored (the same float sums, so the bound is exact)
     lift = max(3.0, float(T.track[E.STAT_AXES, S.stat[p, E.STAT_AXES]]))
+    # the hand's best card, scored first so that a contest below it is not scored either (a
+    # contest is listed before the cards: it wins a tie with them)
+    hs, ha, hc = _hand_pick(T, S, p, rage)
     for r in range(T.n_regions):
         s = NEG  # contest_score_nb's for a region closed or without clan p's figures
-        if S.rv_open[r] and cnt[p, r] > 0 and S.rv_worth[r] + lift > best:
+        ub = S.rv_worth[r] + lift
+        if S.rv_open[r] and cnt[p, r] > 0 and ub > best and ub >= hs:
             if bbv < 0:
                 bbv = best_battle_value_nb(T, S, p)
             s = contest_score_nb(T, S, p, r, params, bbv)
         if s > best:
             best = s
             out[0], out[1], out[2] = E.VA_CONTEST, r, 0
-    slot = free_slot_nb(S, p)
-    for i in range(S.hand_n[p]):
-        c = S.hand[p, i]
-        t = T.card_type[c]
-        if slot < 0:
-            break
-        if t == E.VCT_QUEST:
-            s = 5.0 if rage > 2 else 8.0  # free, but no action at 0 Rage: commit early
-        elif t == E.VCT_BATTLE:
-            continue
-        else:
-            if T.card_value[c] > rage or (t == E.VCT_MONSTER and free_base_nb(T, S, p) < 0):
-                continue
-            s = 4.0 + (T.card_value[c] * 0.5 if t == E.VCT_MONSTER else 0.0) - 0.8 * T.card_value[c] * (rage <= 2)
-        if s > best:
-            best = s
-            out[0], out[1], out[2] = (E.VA_QUEST if t == E.VCT_QUEST else E.VA_UPGRADE), c, 0
+    if hs > best:
+        best = hs
+        out[0], out[1], out[2] = ha, hc, 0
     # Summon: a Monster (free) first, then the strongest other figure
     fig, fs = -1, -1
     for f in range(E.VH_NFIG):
