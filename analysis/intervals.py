@@ -91,7 +91,10 @@ def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
     (rate, se, ci_low, ci_high, fixed, small):
 
     - ``fixed``: the rate does not vary between blocks (W_b = p T_b in every block: a mirror lineup's
-      1/P, a strategy holding every seat), judged from two blocks or more; se 0, no interval (NaN);
+      1/P, a strategy holding every seat), judged from two blocks or more and at least 5 wins and 5
+      losses; se 0, no interval (NaN). No wins (or no losses) in every block is an observed
+      extreme, not a rate fixed by construction: it is ``small``, as is a rate that happened not to
+      vary over fewer wins or losses;
     - ``small``: n < SMALL_N or fewer than 5 wins or 5 losses, where the normal interval is unreliable:
       the interval is Wilson's at the effective sample size n / deff (deff = clustered variance over
       the binomial one, at least 1), never of zero width;
@@ -102,8 +105,10 @@ def cluster_rate(wins, n, c_ww, c_wt, c_tt, groups, alpha: float = ALPHA):
     # Student t with G−1 degrees of freedom (as Stata's clustered intervals): the sandwich is biased
     # low with few blocks; with the thousands of a real run it is the normal interval statsmodels gives
     p, se, lo, hi, _, fixed = cluster_mean(wins, n, c_ww, c_wt, c_tt, groups, alpha)
+    few = (wins < 5) | (n - wins < 5)
+    fixed = fixed & ~few
     var = se * se
-    small = ~fixed & ((n < SMALL_N) | (wins < 5) | (n - wins < 5))
+    small = ~fixed & ((n < SMALL_N) | few)
     lo, hi = np.clip(lo, 0, 1), np.clip(hi, 0, 1)
     if small.any():
         with np.errstate(divide="ignore", invalid="ignore"):

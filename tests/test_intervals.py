@@ -306,7 +306,21 @@ def test_one_seed_block_is_small_not_fixed():
     from volva.analysis.intervals import cluster_mean, cluster_rate
     p, se, lo, hi, fixed, small = cluster_rate(1.0, 3.0, 1.0, 3.0, 9.0, 1)
     assert p[0] == 1 / 3 and not fixed[0] and small[0] and 0 < lo[0] < 1 / 3 < hi[0] < 1
-    p, se, lo, hi, fixed, small = cluster_rate(2.0, 8.0, 2.0, 8.0, 32.0, 2)  # 1 of 4 in each of 2 blocks
+    p, se, lo, hi, fixed, small = cluster_rate(10.0, 40.0, 50.0, 200.0, 800.0, 2)  # 5 of 20 in each of 2 blocks
     assert fixed[0] and se[0] == 0 and np.isnan(lo[0])
     m, se, lo, hi, pv, fixed = cluster_mean(0.5, 4.0, 0.25, 2.0, 16.0, 1)
     assert m[0] == 0.125 and not fixed[0] and np.isnan(se[0]) and np.isnan(lo[0]) and np.isnan(pv[0])
+
+
+def test_a_rate_that_happened_not_to_vary_is_small_not_fixed():
+    """``fixed`` means a rate that cannot vary (a mirror's 1/P), not one that did not: no wins in
+    2,000 clans over 500 seed blocks, or 1 win in each of 4 blocks of 4 clans, is an observed rate
+    with a Wilson interval, flagged ``small`` (fewer than 5 wins), never ``fixed`` (README,
+    "Statistics": rows with < 5 wins or losses are small)."""
+    from volva.analysis.intervals import cluster_rate
+    p, se, lo, hi, fixed, small = cluster_rate(0.0, 2000.0, 0.0, 0.0, 500 * 16.0, 500)
+    assert p[0] == 0 and not fixed[0] and small[0] and lo[0] < 1e-12 and 0.001 < hi[0] < 0.01
+    p, se, lo, hi, fixed, small = cluster_rate(4.0, 16.0, 4.0, 16.0, 64.0, 4)
+    assert p[0] == 0.25 and not fixed[0] and small[0] and 0 < lo[0] < 0.25 < hi[0] < 1
+    p, se, lo, hi, fixed, small = cluster_rate(2000.0, 2000.0, 500 * 16.0, 500 * 16.0, 500 * 16.0, 500)
+    assert p[0] == 1 and not fixed[0] and small[0] and 0.99 < lo[0] < 0.999 and hi[0] > 1 - 1e-12
