@@ -145,6 +145,12 @@ def load_experiment(path: Path) -> Experiment:
                 _bad(path, f"options.{k}", f"{v!r}; expected an integer, true/false, a string or a list of "
                      "integers (start_glory = [12, 8, 4, 0])")
         kw["options"] = dict(d["options"])
+        from volva.simulator.engines import MODULES  # a module turns its rule option on
+        for m in kw.get("modules", []):
+            key = MODULES.get(m)
+            if key in kw["options"] and kw["options"][key] not in (True, "true"):
+                _bad(path, f"options.{key}", f"{kw['options'][key]!r}: contradicts modules = [{m!r}] (which sets "
+                     f"{key} = true); drop one of them")
     if "patches" in d:
         ps = []
         for x in d["patches"]:

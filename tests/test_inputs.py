@@ -103,3 +103,17 @@ def test_two_commands_into_one_directory_are_refused_by_a_lock(tmp_path):
         holder.kill()
         holder.wait()
         holder.stdout.close()
+
+
+def test_experiment_module_and_contradicting_option_is_refused(tmp_path):
+    """An experiment file naming a module and setting that module's own option false is refused,
+    naming the file and key, as `--module gods-of-asgard --option gods_of_asgard=false` is on the
+    command line (it played with the module on, and run.json said so)."""
+    from volva.analysis.experiment import ExperimentError, load_experiment
+    exp = tmp_path / "gf.toml"
+    exp.write_text('games = 40\nmodules = ["gods-of-asgard"]\noptions = { gods_of_asgard = false }\n')
+    with pytest.raises(ExperimentError, match=r"gf.toml: key 'options.gods_of_asgard': False: contradicts "
+                                              r"modules = \['gods-of-asgard'\]"):
+        load_experiment(exp)
+    exp.write_text('games = 40\nmodules = ["gods-of-asgard"]\noptions = { gods_of_asgard = true }\n')
+    assert load_experiment(exp).modules == ["gods-of-asgard"]
