@@ -336,7 +336,7 @@ def run(
     """Play GAMES games into OUT: stats/ (sufficient statistics), clans/picks/plays.parquet, run.json."""
     with _usage():
         if resume and keep_rows:
-            raise UsageError("--resume continues a stats-only run: pass --no-keep-rows")
+            raise UsageError(session.resume_rows_refusal(out, "pass --no-keep-rows"))
         option = session.option_args(option, module)
         rs, names, pols = session.setup(players, lineup, option, ruleset, patch, sweep, mode)
         session.set_threads(threads)
@@ -468,7 +468,7 @@ def study(
                                        keep_rows=keep_rows, ruleset=ruleset, players=players, sweep=sweep, mode=mode,
                                        lineup=[x.strip() for x in lineup.split(",")] if lineup else None)
         if resume and exp.keep_rows:
-            raise UsageError("--resume continues a stats-only study: drop --keep-rows" if keep_rows else
+            raise UsageError(session.resume_rows_refusal(out, "drop --keep-rows") if keep_rows else
                              f"--resume continues a stats-only study, and {experiment} sets keep_rows = true: "
                              "a study that keeps rows starts again without --resume (--force)")
         given = tuple(f for f, v in (("--players", players), ("--sweep", sweep), ("--mode", mode),

@@ -277,7 +277,8 @@ def check_resume(out: Path, meta: dict) -> dict:
     except ValueError as exc:
         raise ValueError(f"--resume: {exc}") from None
     if old.get("keep_rows"):
-        raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume")
+        raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume: "
+                         "play it again with --force (or into another --out)")
     for k in RESUME_KEYS:
         a, b = old.get(k), meta.get(k)
         if isinstance(a, dict) and isinstance(b, dict):  # name the option that differs

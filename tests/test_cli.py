@@ -390,3 +390,18 @@ def test_ctrl_c_after_the_games_says_one_line(tmp_path, monkeypatch, capsys, fak
     err = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 130 and err[-1].startswith("interrupted before the command finished (compiling, or writing"), err
     assert (tmp_path / "o" / "run.json").is_file()
+
+
+@pytest.mark.parametrize("command, flag", [("run", []), ("study", ["--keep-rows"])])
+def test_resume_with_rows_says_what_to_do(tmp_path, fake_play_batch, command, flag):
+    """--resume with row files kept: a stats-only run in OUT is told to resume without them; a run
+    that kept rows (the default of `volva run`) is told it cannot resume and to play again with
+    --force, not sent round to the other flag and back."""
+    out = tmp_path / "o"
+    out.mkdir()
+    for kept, needles in ((True, ["run.json: the run kept rows", "--force"]),
+                          (False, ["continues a stats-only run", "keep-rows"])):
+        (out / "run.json").write_text(json.dumps({"keep_rows": kept}))
+        args = [command, "--players", "2", "--games", "5", "--out", str(out), "--resume", *flag]
+        _assert_one_line_error(runner.invoke(app, args), *needles)
+    assert fake_play_batch == []
