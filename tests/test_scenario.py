@@ -244,6 +244,8 @@ def test_unknown_province_and_top_level_errors(tmp_path):
     assert "colour" in msg and "allowed:" in msg
     msg = error_of(write(tmp_path, TWO + '[[clan]]\n'))
     assert "exactly one per player (2)" in msg
+    msg = error_of(write(tmp_path, TWO + 'clan = 2\n'))  # not tables: said so, not "2 [[clan]] tables"
+    assert "clan: 2; expected [[clan]] tables, exactly one per player (2)" in msg
     msg = error_of(write(tmp_path, TWO + 'options = { tie_break = "coin" }\n[[clan]]\n[[clan]]\n'))
     assert "tie_break" in msg
     msg = error_of(write(tmp_path, TWO + '[[clan]]\n[[clan]]\n[[step]]\nphase = "feast"\n'))
@@ -512,3 +514,15 @@ def test_expect_error_does_not_swallow_a_malformed_step(tmp_path, step, needle):
 def test_huge_scripted_integer_is_one_error(tmp_path):
     p = write(tmp_path, TWO + '[[clan]]\n[[clan]]\n[[step]]\nphase = "quest"\nchoices = { 0 = [99999999999999999999] }\n')
     assert "allowed: an integer" in error_of(p)
+
+
+def test_a_fourth_age_is_refused(tmp_path):
+    """A game has three ages (rulebook, "Game overview"; DIGEST §1.4): the end of age 3 is played
+    once (pillage tokens back, as the engine's game does), and a further end_age step is refused,
+    naming the step, where it ran silently and changed nothing."""
+    steps = "".join(f'[[step]]\nphase = "{ph}"\n' for ph in ("end_age", "end_age", "end_age", "end_age"))
+    msg = error_of(write(tmp_path, TWO + "[[clan]]\n[[clan]]\n" + steps))
+    assert "step 4" in msg and "age 3 has ended" in msg and "end_game" in msg
+    ok = run_scenario(write(tmp_path, TWO + "[[clan]]\n[[clan]]\n" + steps.rsplit("[[step]]", 1)[0]
+                            + '[[step]]\nphase = "end_game"\n'))
+    assert ok["age"] == 3

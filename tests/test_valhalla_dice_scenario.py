@@ -46,7 +46,7 @@ THREE = "players = 3\n[[clan]]\nteam = [\"Bear Axeman\"]\n[[clan]]\nteam = [\"Wo
 
 
 @pytest.mark.parametrize("text,needle", [
-    ("players = 3\n[[clan]]\n", "field 'clan': 1 [[clan]] tables; expected 3"),
+    ("players = 3\n[[clan]]\n", "field 'clan': 1 [[clan]] tables; allowed: exactly 3, one per player"),
     ("players = 7\n", "field 'players': 7; allowed: an integer 2..6"),
     (THREE + "tem = []\n", "field 'clan[2].tem': unknown field (did you mean 'team'?)"),
     (THREE + "hand = [\"Bear Axemen\"]\n", "field 'clan[2].hand': unknown card 'Bear Axemen'; did you mean"),

@@ -144,6 +144,9 @@ class _Scenario(ScenarioPosition):
         elif ph == "release":
             self.call(X.release_nb)
         elif ph == "end_age":
+            if S.gs[G_AGE] == 3 and getattr(self, "age3_ended", False):  # a game ends age 3 once, then the game
+                self.refuse(F, "age 3 has ended and there is no fourth age: end_game follows (rulebook: three ages)")
+            self.age3_ended = bool(S.gs[G_AGE] == 3)
             self.call(X.end_age_nb)
             if S.gs[G_AGE] < 3 and getattr(self, "dealt", False):  # as a game does: gods placed anew
                 from .playout import start_age_nb

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import RulesError, ScenarioError, ScenarioRefusal  # noqa: F401  (ScenarioError: raised by fail)
+from ..core.scenario import clan_tables
 from .rules import Ruleset
 from .rules import load_blood_rage as load_ruleset
 
@@ -245,10 +246,7 @@ class ScenarioPosition:
             self.build_gods(gods)
 
         # clans
-        clans = d.get("clan", [])
-        if not isinstance(clans, list) or len(clans) != P:
-            self.fail("clan", f"{len(clans) if isinstance(clans, list) else clans!r} [[clan]] tables; "
-                              f"allowed: exactly one per player ({P})")
+        clans = clan_tables(self, P, f"exactly one per player ({P})")
         for p, c in enumerate(clans):
             self.build_clan(p, c)
         self.check_board()

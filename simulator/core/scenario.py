@@ -178,6 +178,17 @@ def play_step(sc, k: int, st: dict, play) -> None:
     sc.fail(F, f"expected a refusal containing {want!r}, but the step was legal and was played")
 
 
+def clan_tables(sc, players: int, allowed: str) -> list:
+    """The [[clan]] tables of scenario ``sc`` (its parsed file ``sc.d``; errors by ``sc.fail``),
+    one per player; ``allowed`` says how many in the error."""
+    clans = sc.d.get("clan", [])
+    if not isinstance(clans, list) or not all(isinstance(c, dict) for c in clans):
+        sc.fail("clan", f"{clans!r}; expected [[clan]] tables, {allowed}")
+    if len(clans) != players:
+        sc.fail("clan", f"{len(clans)} [[clan]] tables; allowed: {allowed}")
+    return clans
+
+
 class ScenarioFile:
     """What a scenario runner of any engine does with its file: ``path``, the parsed table ``d``,
     the rule set ``r``, the log lines and refused steps so far, and the checks that name a field."""

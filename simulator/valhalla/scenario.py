@@ -44,7 +44,7 @@ import numpy as np
 
 from ..core import enums as E
 from ..core.loading import ScenarioError
-from ..core.scenario import ScenarioFile, load_with_options, play_step, refused_text
+from ..core.scenario import ScenarioFile, clan_tables, load_with_options, play_step, refused_text
 from .board import sheet_refresh_nb
 from .policy import region_view_nb
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, G_SCRIPT_BAD_AT, init_state_nb, new_state
@@ -89,10 +89,7 @@ class VScenario(ScenarioFile):
         P = d.get("players", 4)
         if isinstance(P, bool) or not isinstance(P, int) or not 3 <= P <= 5:
             self.fail("players", f"{P!r}; allowed: 3..5")
-        clans = d.get("clan", [])
-        if not isinstance(clans, list) or len(clans) != P:
-            self.fail("clan", f"{len(clans) if isinstance(clans, list) else clans!r} [[clan]] tables; "
-                      f"allowed: exactly players = {P}")
+        clans = clan_tables(self, P, f"exactly players = {P}")
         age = self.int_in("age", d.get("age", 1), 1, 3)
         seed = self.int_in("seed", d.get("seed", 1), 0, 2 ** 63 - 1)
         from .engine import setup_nb

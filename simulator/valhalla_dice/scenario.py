@@ -44,7 +44,7 @@ import numpy as np
 from ..core.loading import RulesError
 from ..core.record import G_LOG_N, G_TURNS
 from ..core.rng import shuffle_nb
-from ..core.scenario import ScenarioError, ScenarioFile, load_with_options, play_step
+from ..core.scenario import ScenarioError, ScenarioFile, clan_tables, load_with_options, play_step
 from .dice import FACES
 from .state import C_GLORY_ATTACK
 from .tables import KIND_WARRIOR, O_KING
@@ -97,10 +97,7 @@ class DiceScenario(ScenarioFile):
         except RulesError as exc:
             self.fail("players", str(exc))
         seed = self.int_in("seed", d.get("seed", 1), 0, 2 ** 63 - 1)
-        clans = d.get("clan", [])
-        if not isinstance(clans, list) or len(clans) != P:
-            self.fail("clan", f"{len(clans) if isinstance(clans, list) else clans!r} [[clan]] tables; expected {P}, "
-                              "one per player in seat order")
+        clans = clan_tables(self, P, f"exactly {P}, one per player in seat order")
         self.T = self.dice_tables(d.get("dice", {}))
         T = self.T
         S = self.S = new_state()
