@@ -117,6 +117,7 @@ def rate_table(df: pd.DataFrame, keys: list[str], cluster: pd.DataFrame | None =
     t["mean_glory"] = t["g"] / n
     sd = _sd(t["g"].to_numpy(float), t["g2"].to_numpy(float), n)
     t["glory_ci_low"], t["glory_ci_high"] = t_interval(t["mean_glory"], sd, n)
+    t["glory_ci_low"] = t["glory_ci_low"].clip(lower=0.0)  # a clan's Glory is never negative (the invariants)
     t["small"] = np.asarray(small, bool)
     for k in keys:
         t[k] = _str_col(t[k])
@@ -185,11 +186,14 @@ def by_players(st: Stats) -> pd.DataFrame:
 
 def glory_by_source(st: Stats) -> pd.DataFrame:
     """Mean Glory per source (battle, pillage, quest, ragnarok, bonus, cards) per strategy, with
-    t intervals. Long format: strategy, source, n, mean, ci_low, ci_high, small."""
+    t intervals. Long format: strategy, source, n, mean, ci_low, ci_high, small. A source no clan
+    of the run scored from (another game's: Valhalla's contest and valor in a Blood Rage run) is
+    left out, as the report's figure leaves it out."""
     g = st["clans"].groupby("strategy", sort=True).sum(numeric_only=True)
+    used = [src for src in GLORY_SOURCES if len(g) == 0 or (g[f"s_{src}"] != 0).any() or (g[f"q_{src}"] != 0).any()]
     rows = []
     for strat, r in g.iterrows():
-        for src in GLORY_SOURCES:
+        for src in used or GLORY_SOURCES:
             n = float(r["n"])
             mean = r[f"s_{src}"] / n
             lo, hi = t_interval(mean, _sd(r[f"s_{src}"], r[f"q_{src}"], n), n)

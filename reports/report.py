@@ -124,7 +124,8 @@ def plot_seats(table: pd.DataFrame, seat_strategy: dict, path: Path | None = Non
 def plot_glory_sources(table: pd.DataFrame, path: Path | None = None, labels: dict | None = None):
     """Stacked bars of mean Glory by source, one bar per strategy; ``labels``: the game's own name
     of a source (simulator.engines terms ``glory_sources``)."""
-    wide = table.pivot(index="strategy", columns="source", values="mean")[list(agg.GLORY_SOURCES)]
+    wide = table.pivot(index="strategy", columns="source", values="mean")
+    wide = wide[[c for c in agg.GLORY_SOURCES if c in wide.columns]]
     wide = wide.loc[:, (wide.abs() > 0).any(axis=0)] if (wide.abs() > 0).any().any() else wide
     return _stacked_sources(wide, "strategy", "Glory by source per strategy", path, labels=labels)
 
