@@ -480,6 +480,9 @@ def study(
                         batches)
         _claim_out(out, force, resume)
         _warn(session.sweep_warning(rs, names, exp.games, exp.rotate))
+        if players is not None and not exp.lineup_given:  # the default lineup, cut or filled to --players
+            _warn(f"default lineup for {exp.players} players: {', '.join(exp.lineup)} (the rule set's default "
+                  "lineup, its first strategies, greedy beyond; --lineup chooses)")
         code = _play(run_, out, exp.keep_rows, resume, {"experiment": exp.name, "experiment_file": exp.source,
                                                         "sweep": exp.sweep, "mode": exp.mode})
     if code == 0 and do_report:

@@ -405,3 +405,16 @@ def test_resume_with_rows_says_what_to_do(tmp_path, fake_play_batch, command, fl
         args = [command, "--players", "2", "--games", "5", "--out", str(out), "--resume", *flag]
         _assert_one_line_error(runner.invoke(app, args), *needles)
     assert fake_play_batch == []
+
+
+def test_study_players_says_which_default_lineup_it_plays(tmp_path, fake_play_batch):
+    """`volva study --players 3` with no lineup plays the default lineup's first three strategies:
+    it says which (it cut the fourth silently); a lineup given says nothing."""
+    out = tmp_path / "s"
+    res = runner.invoke(app, ["study", "--players", "3", "--games", "6", "--no-report", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "default lineup for 3 players: tuned-4p, balanced, ragnarok-diver" in res.stderr
+    res = runner.invoke(app, ["study", "--players", "3", "--lineup", "greedy,greedy,balanced", "--games", "6",
+                              "--no-report", "--out", str(out), "--force"])
+    assert res.exit_code == 0, res.output
+    assert "default lineup" not in res.stderr
