@@ -255,7 +255,7 @@ def _play(run: play.Run, out: Path, keep_rows: bool, resume: bool, extra_meta: d
     if res.games_done:
         con = Console()
         console.print_wide(console.win_tables(res.stats[0]))
-        con.print(f"{res.games_done:,} games ({res.status}); output in {out}")
+        con.print(f"{res.games_done:,} game{'' if res.games_done == 1 else 's'} ({res.status}); output in {out}")
     return res.code
 
 

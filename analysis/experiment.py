@@ -160,7 +160,8 @@ def load_experiment(path: Path) -> Experiment:
             if p.is_dir():
                 _bad(path, "patches", f"{x!r}: is a directory, not a patch file ({p})")
             if not p.is_file():
-                _bad(path, "patches", f"{x!r}: file not found ({p})")
+                _bad(path, "patches", f"{x!r}: file not found ({p.resolve()}; a relative path is read next to "
+                     "the experiment file)")
             ps.append(p)
         kw["patches"] = ps
     if "patch" in d:

@@ -117,3 +117,15 @@ def test_experiment_module_and_contradicting_option_is_refused(tmp_path):
         load_experiment(exp)
     exp.write_text('games = 40\nmodules = ["gods-of-asgard"]\noptions = { gods_of_asgard = true }\n')
     assert load_experiment(exp).modules == ["gods-of-asgard"]
+
+
+def test_experiment_missing_patch_names_where_it_looked(tmp_path):
+    """A relative patch path is read next to the experiment file: a missing one is named by the
+    path it was looked for at, not only as written."""
+    from volva.analysis.experiment import ExperimentError, load_experiment
+    (tmp_path / "exp").mkdir()
+    exp = tmp_path / "exp" / "e.toml"
+    exp.write_text('games = 40\npatches = ["nope/smite.toml"]\n')
+    with pytest.raises(ExperimentError, match="nope/smite.toml") as ei:
+        load_experiment(exp)
+    assert str(tmp_path / "exp" / "nope" / "smite.toml") in str(ei.value) and "next to" in str(ei.value)

@@ -466,13 +466,13 @@ def load_content(data_dir: Path | None = None, options: dict | None = None, patc
         text = str(v).lower() if isinstance(v, bool) else str(v)  # --option deck_check=false arrives as False
         allowed = rules["options"][k] + (loki_names if k == "loki_card" else [])
         if text not in allowed:
-            raise RulesError(f"option {k}={v!r}; allowed: {', '.join(allowed)}")
+            raise RulesError(f"--option {k}={v!r}; allowed: {', '.join(allowed)}")
         opts[k] = text
     for k in ("loki_deception", "king_of_the_hill"):
         if opts.get(k) == "true" and modules is None:
             raise RulesError(f"{data_dir / 'modules.toml'}: file not found; option {k}=true needs it")
     if opts.get("loki_card", "recommended") != "recommended" and opts.get("loki_deception") != "true":
-        raise RulesError(f"option loki_card={opts['loki_card']}: Loki's Deception is off; allowed with "
+        raise RulesError(f"--option loki_card={opts['loki_card']}: Loki's Deception is off; allowed with "
                          "--module loki-deception (option loki_deception=true)")
     if opts.get("two_any_reading") == "wild" and opts.get("weapons_exchange") == "all_one":
         raise RulesError("option two_any_reading=wild with weapons_exchange=all_one: not built together; "
