@@ -101,9 +101,10 @@ class Run:
         return meta
 
 
-def _resume(out: Path, writer, meta: dict) -> int:
-    """Continue the stopped run in ``out``: load its stats, carry its start; -> games done.
-    Raises UsageError when it is not the same experiment."""
+def _resume(out: Path, writer, meta: dict) -> tuple[int, bool]:
+    """Continue the stopped run in ``out``: load its stats, carry its start; -> (games done,
+    whether run.json already says it is complete). Raises UsageError when it is not the same
+    experiment."""
     from volva.analysis.runner import check_resume
     from volva.analysis.suffstats import Stats, StatsError
     try:
@@ -123,7 +124,7 @@ def _resume(out: Path, writer, meta: dict) -> int:
     _check_games(out, writer.stats, meta["games"])
     start = writer.stats.games  # the stats are replaced whole, whole batches: they say how far it got
     meta.update(started=old.get("started"), resumed=(old.get("resumed") or []) + [now()], games_done=start)
-    return start
+    return start, old.get("status") == "complete" and start >= meta["games"]
 
 
 def _check_games(out: Path, st, games: int) -> None:
@@ -145,7 +146,9 @@ def play_run(run: Run, out: Path, keep_rows: bool = True, resume: bool = False, 
     from volva.analysis.runner import RunWriter, run_batches
     meta = run.meta(keep_rows, **(extra_meta or {}))
     writer = RunWriter(out, meta, keep_rows)  # VOLVA_SAVE_EVERY_S: checked by session.set_threads
-    start = _resume(out, writer, meta) if resume else 0
+    start, done = _resume(out, writer, meta) if resume else (0, False)
+    if done:  # a complete run: nothing to play, and its run.json stays as it is
+        return Outcome(0, "complete", start, [writer.stats])
     status, code = "complete", 0
     stop = StopFlag()
     old_sig = stop_on_signals(stop)

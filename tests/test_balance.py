@@ -306,6 +306,11 @@ value = 4
     # resuming with another experiment is refused, naming the setting
     _one_line_error(runner.invoke(app, ["study", str(f), "--out", str(short), "--resume", "--seed", "5"]),
                     "--resume", "'seed'")
+    # resuming a complete study plays nothing and leaves its run.json as it was (no new finish time)
+    before = (out / "run.json").read_bytes()
+    res = runner.invoke(app, ["study", str(f), "--out", str(out), "--resume", "--no-report"])
+    assert res.exit_code == 0 and "900 games (complete)" in res.output, res.output
+    assert (out / "run.json").read_bytes() == before
 
 
 def _truncate_to_first_batch(out, exp_file):

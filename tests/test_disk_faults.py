@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import resource
 import signal
@@ -110,6 +111,9 @@ def test_read_only_output_directory(tmp_path, uninterrupted):
             _remount(disk, "size=20m")
         res = _volva(RUN + ["--out", str(out)])
         assert res.returncode == 0, res.stderr
+        # as if stopped after its last batch (a complete run's --resume plays and writes nothing)
+        meta = json.loads((out / "run.json").read_text())
+        (out / "run.json").write_text(json.dumps({**meta, "status": "interrupted"}))
         before = _files(out)
         if mounted:
             _remount(disk, "ro")
