@@ -60,7 +60,7 @@ THREE = "players = 3\n[[clan]]\nteam = [\"Bear Axeman\"]\n[[clan]]\nteam = [\"Wo
     (THREE + "won = { 2 = 1 }\n", "clan 2 cannot win its own shields"),
     ("players = 2\n[[clan]]\njarl = \"Jarl 20\"\n[[clan]]\n", "set aside at 2 players (003 l.49)"),
     ("dice = { red = \"hammer\" }\n" + THREE, "field 'dice.red': 'hammer'; allowed: spear, sword, axe, bow, shield, x"),
-    ("options = { loki_card = \"random\" }\n" + THREE, "field 'options': option loki_card=random: Loki's Deception is off"),
+    ("options = { loki_card = \"random\" }\n" + THREE, "field 'options': --option loki_card=random: Loki's Deception is off"),
     ("options = { start_hand = \"draft\" }\n" + THREE, "field 'options.start_hand': acts only in the setup"),
     (THREE + "[[step]]\nclan = 0\naction = \"raid\"\n", "field 'step 1.action': 'raid'; allowed: ['add', 'add_two'"),
     (THREE + "[[step]]\nclan = 0\naction = \"attack\"\ntarget = 9\n", "field 'step 1.target': 9; allowed: an integer 0..2"),
