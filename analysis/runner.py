@@ -267,6 +267,13 @@ def check_sums_experiment(stats, run_json: Path, meta: dict) -> None:
     stats.check_experiment(run_json, experiment_key(meta), tuple(k for k in RUN_KEYS if k not in meta))
 
 
+def kept_rows_refusal(run_json: Path) -> str:
+    """The --resume refusal of a run that kept rows (its row files would need the interrupted
+    batch's rows dropped): what to do instead."""
+    return (f"--resume: {run_json}: the run kept rows (--keep-rows); only stats-only runs resume: "
+            "play it again with --force (or into another --out)")
+
+
 def check_resume(out: Path, meta: dict) -> dict:
     """The run.json of a stopped run in ``out`` that ``meta`` may continue. Raises ValueError
     naming the file and the first setting that differs, or when the run kept rows."""
@@ -277,8 +284,7 @@ def check_resume(out: Path, meta: dict) -> dict:
     except ValueError as exc:
         raise ValueError(f"--resume: {exc}") from None
     if old.get("keep_rows"):
-        raise ValueError(f"--resume: {p}: the run kept rows (--keep-rows); only stats-only runs resume: "
-                         "play it again with --force (or into another --out)")
+        raise ValueError(kept_rows_refusal(p))
     for k in RESUME_KEYS:
         a, b = old.get(k), meta.get(k)
         if isinstance(a, dict) and isinstance(b, dict):  # name the option that differs

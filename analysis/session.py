@@ -253,16 +253,15 @@ def sweep_warning(rs, names: list[str], games: int, rotate: bool) -> str | None:
 def resume_rows_refusal(out: Path, flag: str) -> str:
     """Why --resume with row files kept is refused, and what to do: a run in OUT played stats-only
     is resumed without ``flag`` (--keep-rows, as the command sets it); one that kept rows cannot
-    resume (its row files would need the interrupted batch's rows dropped) and is played again."""
+    resume and is played again (runner.kept_rows_refusal)."""
     import json
+
+    from volva.analysis.runner import kept_rows_refusal
     try:
         kept = bool(json.loads((out / "run.json").read_text()).get("keep_rows"))
     except (OSError, ValueError, AttributeError):
         kept = False
-    if kept:
-        return (f"--resume: {out / 'run.json'}: the run kept rows (--keep-rows); only stats-only runs resume: "
-                "play it again with --force (or into another --out)")
-    return f"--resume continues a stats-only run: {flag}"
+    return kept_rows_refusal(out / "run.json") if kept else f"--resume continues a stats-only run: {flag}"
 
 
 def check_game(game: int) -> None:
