@@ -85,8 +85,9 @@ def test_greedy_choice_without_a_list_is_choose_action_over_the_list():
 
     from test_scenario_legality import _base, _position
 
-    from volva.simulator.bloodrage.actions import can_act_nb, greedy_choice_nb, legal_actions_nb
-    from volva.simulator.bloodrage.policy import choose_action_nb
+    from volva.simulator.bloodrage.actions import _invade_cap, can_act_nb, greedy_choice_nb, legal_actions_nb
+    from volva.simulator.bloodrage.board import presence_mask_nb
+    from volva.simulator.bloodrage.policy import _action_score, choose_action_nb, decision_facts, effective_params_nb
     from volva.simulator.bloodrage.scenario import load_scenario
     from volva.simulator.core.loading import ScenarioError
     from volva.strategies.lineup import resolve_for
@@ -96,7 +97,7 @@ def test_greedy_choice_without_a_list_is_choose_action_over_the_list():
     sc0 = _base()
     base = np.asarray(resolve("greedy")[1], np.float64)
     acts, ref = np.zeros((E.MAX_ACTS, 3), np.int64), np.zeros((E.MAX_ACTS, 3), np.int64)
-    positions, decisions, firsts, types = 0, 0, 0, set()
+    positions, decisions, firsts, types, invades, near = 0, 0, 0, set(), 0, 0
     while positions < 400:
         try:
             sc = load_scenario("legality.toml", _position(rng, sc0), resolve)
@@ -121,12 +122,24 @@ def test_greedy_choice_without_a_list_is_choose_action_over_the_list():
             i_ref = choose_action_nb(T, S, p, ref, n_ref, E.POL_GREEDY, params)
             got = greedy_choice_nb(T, S, p, acts, params)
             assert got == tuple(ref[i_ref].tolist()), (positions, p, ref[i_ref].tolist(), got)
+            # greedy_choice_nb scores the Invades only when _invade_cap reaches the best of the rest
+            eff = effective_params_nb(S, p, params)
+            doomed, late = decision_facts(S, p, eff)
+            cap = _invade_cap(T, eff, doomed, late, S.opmask[p])
+            view = (presence_mask_nb(T, S, p), -1, 0)
+            for t, a, b in ref[:n_ref]:
+                if t == E.A_INVADE:
+                    sc = _action_score(T, S, p, t, a, b, eff, view)
+                    assert sc <= cap, (positions, p, (a, b), sc, cap)
+                    invades += 1
+                    near += sc > cap - 1.0
             decisions += 1
             types.add(int(ref[i_ref, 0]))
             firsts += i_ref == 0 and n_ref > 1
     # the positions did reach each kind of choice greedy makes, and its first action listed
     assert decisions > 300 and {E.A_INVADE, E.A_MARCH, E.A_UPGRADE, E.A_QUEST, E.A_PILLAGE, E.A_PASS} <= types, types
     assert firsts > 10, firsts
+    assert invades > 1000 and near > 50, (invades, near)  # and some Invades came within 1.0 of the cap
 
 
 

@@ -173,20 +173,18 @@ def greedy_choice_nb(T, S, p, acts, params):
     list with ``params`` (float64[N_PARAMS], before effective_params_nb), found without listing:
     legal_actions_nb's actions walked in its order, each scored with policy._action_score's
     pieces, the first of equals kept; candidates that cannot score above NEG are skipped (a
-    March neither into nor out of the doomed province), and each figure's Invade destinations
-    are scored from one summary of the destinations per decision (their scores differ only by
-    the figure's term). ``acts`` (int64[MAX_ACTS, 3]) is written only when no action scores
+    March neither into nor out of the doomed province), the Invades are scored last and only
+    when _invade_cap says one could beat the rest, and each figure's Invade destinations are
+    scored from one summary of the destinations per decision (their scores differ only by the
+    figure's term). ``acts`` (int64[MAX_ACTS, 3]) is written only when no action scores
     above NEG: greedy then takes the first one listed."""
     params = effective_params_nb(S, p, params)
     rage, at, here, ops = _position(T, S, p)
     buf, occ, figs = S.w_dest[:], S.w_occ[:], S.w_figs[:]
     doomed, late = decision_facts(S, p, params)
+    # The Invades are listed first but scored last, only when they might beat the rest: an Invade
+    # equal to the best of the rest is chosen (the first of equals), so the skip needs cap < best.
     best = (NEG - 1.0, -1, 0, 0)  # (score, type, a, b); NEG - 1.0 == NEG: an action must beat NEG
-    nf = _invaders(T, S, p, rage, ops, figs)
-    if nf > 0:
-        dests = _dest_summary(T, S, occ, params, doomed, late, here)
-        for j in range(nf):
-            best = _best_invade(T, S, p, figs[j], best, dests, (params, doomed, late, here))
     if rage >= 1 and 0 <= doomed < E.N_PROVINCES:  # policy.march_score: NEG but into or out of doomed
         for src in range(E.N_PROVINCES):
             if not (at >> src) & 1:
@@ -226,10 +224,31 @@ def greedy_choice_nb(T, S, p, acts, params):
             best = _keep(best, challenge_score(sc) if t == E.A_CHALLENGE else sc, t, pr, 0)
     # Frigga's Sacrifice scores NEG: never chosen over another
     best = _keep(best, params[E.P_PASS_RAGE], E.A_PASS, 0, 0)
+    if _invade_cap(T, params, doomed, late, ops) >= best[0]:
+        inv = (NEG - 1.0, -1, 0, 0)
+        nf = _invaders(T, S, p, rage, ops, figs)
+        if nf > 0:
+            dests = _dest_summary(T, S, occ, params, doomed, late, here)
+            for j in range(nf):
+                inv = _best_invade(T, S, p, figs[j], inv, dests, (params, doomed, late, here))
+        if inv[1] >= 0 and inv[0] >= best[0]:
+            best = inv
     if best[1] < 0:  # nothing above NEG: the first action listed
         legal_actions_nb(T, S, p, acts)
         return acts[0, 0], acts[0, 1], acts[0, 2]
     return best[1], best[2], best[3]
+
+
+@njit(inline="always")
+def _invade_cap(T, params, doomed, late, ops):
+    """At least greedy's score of any Invade of a clan with upgrade opcodes ``ops`` now, by the
+    same floating-point steps as policy.invade_province_score + invade_str_term (a province:
+    3 + 0.5 x the best token + 0.5 for presence, or the doomed one's; T.str_cap for the figure)
+    and invade_fjord_score + invade_fjord_term (at most 4.9, + 3 for a Monster as a Ship):
+    rounding is monotone, so no score computed from smaller terms exceeds it."""
+    doom = (6.0 if late else 0.5) + params[E.P_DOOM] if 0 <= doomed < E.N_PROVINCES else 0.0
+    prov = max(3.0 + 0.5 * 4.0, doom) + 0.5 + 0.3 * T.str_cap
+    return max(prov, 5.0 + (3.0 if _has(ops, E.OP_AS_SHIP) else 0.0))
 
 
 @njit(inline="always")
