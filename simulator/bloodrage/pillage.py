@@ -6,7 +6,15 @@ from numba import njit
 from ..core import enums as E
 from ..core.canon import canonical
 from .battle import battle_nb
-from .board import card_op_index_nb, fjord_loc_of_nb, free_villages_nb, has_enemy_nb, is_shiplike_nb, monster_card_nb
+from .board import (
+    card_op_index_nb,
+    fjord_loc_of_nb,
+    free_villages_nb,
+    has_enemy_nb,
+    is_shiplike_nb,
+    monster_card_nb,
+    present_nb,
+)
 from .clan import apply_reward_nb, raise_stat_nb
 from .effects import fired_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb, move_gods_nb
@@ -29,6 +37,9 @@ def call_to_battle_nb(T, S, pillager, prov, kinds, params):
             q = (pillager + k) % P
             if free <= 0:
                 return
+            if q != pillager and kinds[q] != E.POL_SCRIPT and kinds[q] != E.POL_RANDOM \
+                    and not present_nb(T, S, q, prov):
+                continue  # greedy calls nobody into a battle it is not in (choose_call_nb)
             nc = 0
             for f in range(E.NFIG):
                 l = S.loc[q, f]
