@@ -186,14 +186,9 @@ def province_masks_nb(T, S, p):
 
 @njit(inline="always")
 def fjord_support(T, fj):
-    """Provinces (int64 bitmask) supported by the fjords of bitmask fj (DIGEST §1.2)."""
-    here = np.int64(0)
-    if fj != 0:
-        for prov in range(E.N_PROVINCES):
-            k = T.prov_fjord[prov]
-            if k >= 0 and (fj >> k) & 1:
-                here |= np.int64(1) << prov
-    return here
+    """Provinces (int64 bitmask) supported by the fjords of bitmask fj (DIGEST §1.2): T.fjord_here,
+    from T.prov_fjord (rules.make_tables)."""
+    return T.fjord_here[fj]
 
 
 @njit(cache=True, _nrt=False)

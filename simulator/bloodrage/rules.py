@@ -76,6 +76,7 @@ TABLES_DTYPE = np.dtype([
     ("card_wqty", np.float64, (MAX_CARDS,)),  # +STR (3 for X), Monster STR, quest Glory, 2.5 Warrior, 1.5 other
     ("card_wdiv", np.float64, (MAX_CARDS,)),  # 3 for a quest (Glory / 3), else 1
     ("card_plain", np.float64, (MAX_CARDS,)),  # +STR (3 for X), Monster STR, quest Glory / 3, else 2
+    ("fjord_here", np.int64, (1 << E.N_FJORDS,)),  # provinces (bitmask) the fjords of bitmask i support
     ("str_cap", np.float64),  # >= any figure's STR anywhere: Leader, Ship, a sheet card (actions._invade_cap)
     ("draft_one", np.int32),  # 1: the draft rules bind one clan per game (seat seed % P), one copy per age
     ("draft_rules", np.int32),  # 1 if any card_draft entry is not DRAFT_FREE
@@ -111,6 +112,9 @@ def make_tables(fields: dict) -> np.ndarray:
         op = rec.card_op[:, k].astype(np.int64)
         rec.card_opmask[:] |= np.where(op >= 0, np.left_shift(1, np.maximum(op, 0)), 0)
     _draft_prices(rec)
+    pf = rec.prov_fjord.astype(np.int64)
+    for fj in range(1 << E.N_FJORDS):
+        rec.fjord_here[fj] = sum(1 << pr for pr in range(E.N_PROVINCES) if pf[pr] >= 0 and (fj >> pf[pr]) & 1)
     # a sheet holds no battle card (DIGEST §1.5 Upgrade); every other row counts, as
     # policy.invade_str_term may read any sheet slot's card as a Monster's
     ygg = np.where(rec.card_op == E.OP_YGGDRASIL, rec.card_a, 0)
