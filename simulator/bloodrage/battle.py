@@ -23,7 +23,7 @@ from .board import (
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, take_from_hand_nb, total_glory_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb
-from .policy import choose_card_nb, choose_option_nb, choose_yes_nb
+from .policy import battle_str_nb, choose_card_nb, choose_option_nb, choose_yes_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb, note_use_nb
 
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)
@@ -189,11 +189,11 @@ def late_cards_nb(T, S, pillager, prov, part, kinds, params):
             if n == 0:
                 continue
             card_values_nb(T, S, part, vals)
-            mine = clan_str_nb(T, S, q, prov) + vals[q]
+            mine = battle_str_nb(T, S, q, prov) + vals[q]
             best = 0
             for r in range(P):
                 if r != q and part[r]:
-                    best = max(best, clan_str_nb(T, S, r, prov) + vals[r])
+                    best = max(best, battle_str_nb(T, S, r, prov) + vals[r])
             g, gv = -1, 1 << 30
             for i in range(n):
                 v = card_value_nb(T, opts[i])
@@ -475,16 +475,19 @@ def battle_nb(T, S, pillager, prov, kinds, params, fought):
     floc = fjord_loc_of_nb(T, prov)
     for q in range(P):
         part[q] = present_nb(T, S, q, prov)
+        S.w_bstr[q] = clan_str_nb(T, S, q, prov) if part[q] else 0  # no figure moves before the texts
         S.played_n[q] = 0
         S.cancelled[q] = 0
         for f in range(E.NFIG):
             fought[q, f] = S.loc[q, f] == prov or (floc >= 0 and S.loc[q, f] == floc)
+    S.w_bprov = prov + 1
     play_round_nb(T, S, pillager, prov, part, kinds, params)
     for _ in range(4):  # Watch may be answered by a new Watch; each round uses up cards
         primacy_nb(T, S, part)
         if not watch_nb(T, S, pillager, prov, part, kinds, params):
             break
     late_cards_nb(T, S, pillager, prov, part, kinds, params)
+    S.w_bprov = 0  # the texts may destroy figures from here on
     dead = S.w_dead[:P]
     dead[:] = 0
     smite_tide_nb(T, S, pillager, prov, part, kinds, params, dead)

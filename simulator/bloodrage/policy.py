@@ -472,6 +472,13 @@ def choose_call_nb(T, S, q, pillager, prov, cand, kind, params):
     return best
 
 
+@njit(inline="always")
+def battle_str_nb(T, S, q, prov):
+    """clan_str_nb of clan q in prov, from battle_nb's table while it holds (S.w_bprov == prov + 1:
+    from the start of the battle in prov until its texts may destroy figures)."""
+    return S.w_bstr[q] if S.w_bprov == prov + 1 else clan_str_nb(T, S, q, prov)
+
+
 @njit(cache=True)
 def choose_card_nb(T, S, q, prov, kind, params):
     """Hand index of the card clan q plays in a battle in prov (hand_n[q] > 0; DIGEST §1.6 step 3).
@@ -487,16 +494,17 @@ def choose_card_nb(T, S, q, prov, kind, params):
         if i >= 0:
             return i
     params = effective_params_nb(S, q, params)
-    mine = clan_str_nb(T, S, q, prov)
+    kept = S.w_bprov == prov + 1  # battle_nb's table of this battle (battle_str_nb)
+    mine = battle_str_nb(T, S, q, prov)
     theirs = 0.0
     for r in range(S.gs[G_NP]):
-        if r != q and present_nb(T, S, r, prov):
+        if r != q and (S.w_part[r] == 1 if kept else present_nb(T, S, r, prov)):
             guess = params[E.P_OPP_CARD] if S.hand_n[r] > 0 else 0.0
             if S.gs[G_OPEN_PLAY] == 1 and S.played_n[r] > 0:  # Heimdall (god): cards face up
                 guess = 0.0
                 for j in range(S.played_n[r]):
                     guess += card_value_nb(T, S.played[r, j])
-            s = clan_str_nb(T, S, r, prov) + guess
+            s = battle_str_nb(T, S, r, prov) + guess
             if s > theirs:
                 theirs = s
     win_i, win_v, big_i, big_v, small_i, small_v = -1, 1 << 30, 0, -1, 0, 1 << 30

@@ -115,6 +115,8 @@ STATE_DTYPE = np.dtype([
     ("w_texts_n", np.int16, (P5,)),
     ("w_canc", np.int8, (P5,)),
     ("w_part", np.int8, (P5,)),  # 1: the clan is in the battle
+    ("w_bstr", np.int64, (P5,)),  # each clan's STR in it before the texts destroy (battle_str_nb)
+    ("w_bprov", np.int64),  # 1 + the battle's province while w_bstr holds, else 0 (as zeroed)
     ("w_dead", np.int64, (P5,)),  # figures each clan lost in it
     ("w_cardv", np.int64, (P5,)),  # card totals (battle_nb)
     ("w_vals", np.int64, (P5,)),  # card totals (Heimdall's Watch, late cards)
@@ -192,4 +194,5 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     _fill2(S.game_shape, 0)
     _fill1(S.glory_age0, 0)
     _fill2(S.mission_n, 0)
+    S.w_bprov = 0
     S.rs[0] = seed
