@@ -53,10 +53,11 @@ def card_values_nb(T, S, part, out):
     qa[:] = 0
     for q in range(P):
         out[q] = 0
-        for s in range(E.N_SLOTS):  # Tyr's Domain / Wrath: the best of them
-            c = S.upg[q, s]
-            if c >= 0 and card_op_index_nb(T, c, E.OP_QUEST_AS_BATTLE) >= 0:
-                qa[q] = max(qa[q], op_arg_nb(T, c, E.OP_QUEST_AS_BATTLE))
+        if (S.opmask[q] >> E.OP_QUEST_AS_BATTLE) & 1:  # Tyr's Domain / Wrath (clan_opmask_nb): the best of them
+            for s in range(E.N_SLOTS):
+                c = S.upg[q, s]
+                if c >= 0 and card_op_index_nb(T, c, E.OP_QUEST_AS_BATTLE) >= 0:
+                    qa[q] = max(qa[q], op_arg_nb(T, c, E.OP_QUEST_AS_BATTLE))
         for j in range(S.played_n[q]):
             out[q] += revealed_value_nb(T, S.played[q, j], qa[q])
     for q in range(P):

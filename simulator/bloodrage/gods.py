@@ -5,7 +5,6 @@ Two gods are drawn per game, placed on provinces named by leftover Ragnarök tok
 and moved by the pillager after any pillage attempt in their province.  Their powers
 act in battles in their province (battle.py, effects.py) and on its pillage.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -39,7 +38,9 @@ def god_acts_nb(S, k, amount):
 @njit(cache=True)
 def draw_gods_nb(T, S):
     """Draw the gods in play (distinct, uniformly) at setup."""
-    idx = np.arange(T.n_gods).astype(np.int8)
+    idx = S.w_shuf  # the state's buffer: no allocation per game
+    for i in range(T.n_gods):
+        idx[i] = i
     shuffle_nb(S.rs, idx, T.n_gods)
     for k in range(T.gods_in_play):
         S.god[k] = idx[k]
@@ -49,7 +50,7 @@ def draw_gods_nb(T, S):
 def place_gods_nb(T, S):
     """Place both gods on provinces named by leftover Ragnarök tokens, skipping destroyed provinces
     (DIGEST §2); a god with no token left stays off the board."""
-    toks = np.empty(E.N_OUTER, np.int8)
+    toks = S.w_shuf  # the state's buffer: no allocation per age
     n = 0
     for i in range(E.N_OUTER):
         pr = S.spare_doom[i]

@@ -1,5 +1,4 @@
 """Setup and the phases of an age (DIGEST §1.3, §1.5), and the end of the game."""
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -19,7 +18,9 @@ def setup_nb(T, S):
     """DIGEST §1.3: Ragnarök tokens (3 on the Age track, then the pre-destroyed provinces by
     player count), pillage tokens, first player, the three shuffled age decks."""
     P = S.gs[G_NP]
-    rag = np.arange(E.N_OUTER).astype(np.int8)
+    rag = S.w_shuf  # the state's buffer: no allocation per game
+    for i in range(E.N_OUTER):
+        rag[i] = i
     shuffle_nb(S.rs, rag, E.N_OUTER)
     for a in range(3):
         S.doom[a] = rag[a]
@@ -30,7 +31,9 @@ def setup_nb(T, S):
         log_nb(S, E.EV_PREDESTROY, -1, rag[i], 0, 0, 0, 0)
     for i in range(3 + k, E.N_OUTER):
         S.spare_doom[i - 3 - k] = rag[i]
-    tok = T.outer_tokens.copy()
+    tok = S.w_shuf  # rag is read no more
+    for i in range(E.N_OUTER):
+        tok[i] = T.outer_tokens[i]
     shuffle_nb(S.rs, tok, E.N_OUTER)
     for pr in range(E.N_OUTER):
         S.token[pr] = tok[pr]
@@ -88,9 +91,9 @@ def draft_nb(T, S, kinds, params):
     P = S.gs[G_NP]
     a = S.gs[G_AGE] - 1
     deal = T.deal if T.opts[E.OPT_DRAFT] == 1 else T.keep
-    packs = np.empty((P, deal), np.int16)
-    plen = np.full(P, deal, np.int64)
+    packs, plen = S.w_packs, S.w_plen  # the state's buffers: no allocation per age
     for q in range(P):
+        plen[q] = deal
         for j in range(deal):
             S.deck_n[a] -= 1
             packs[q, j] = S.deck[a, S.deck_n[a]]

@@ -378,7 +378,7 @@ def _load_rules(path: Path):
         field_error(path, "age", "ragnarok_glory", f"{rg!r}; allowed: 3 integers")
     pick = require_key(path, "age", age, "pick")
     pick_n = np.zeros(6, np.int8)
-    deal = check_int(path, "age", "deal", require_key(path, "age", age, "deal"), 1, 12)
+    deal = check_int(path, "age", "deal", require_key(path, "age", age, "deal"), 1, E.MAX_DEAL)
     keep = check_int(path, "age", "keep", require_key(path, "age", age, "keep"), 1, deal)
     for n in range(2, 6):
         pick_n[n] = check_int(path, "age.pick", str(n), require_key(path, "age.pick", pick, str(n)), 1, keep)

@@ -106,6 +106,9 @@ STATE_DTYPE = np.dtype([
     ("w_at", np.int64, (P5,)),  # board_view_nb: provinces with a figure of each clan (bitmask)
     ("w_here", np.int64, (P5,)),  # and where each clan is present (a Ship's fjord counting)
     ("w_gods", np.int64, (len(E.CARD_GOD_NAMES),)),  # a clan's cards of each card god (draft_pick_nb)
+    ("w_packs", np.int16, (P5, E.MAX_DEAL)),  # the draft's packs, by the seat dealt to (draft_nb)
+    ("w_plen", np.int64, (P5,)),  # and their sizes
+    ("w_shuf", np.int8, (max(E.N_OUTER, E.N_GODS_MAX),)),  # what setup shuffles: tokens, gods
     # the Pillage action's (one at a time: no pillage or battle starts inside another)
     ("w_cand", np.int64, (E.NFIG,)),  # figures that may answer a Call to Battle, or march
     ("w_figs", np.int64, (E.NFIG,)),  # figures to choose among (Odin's Tide, Frigga's Sacrifice, invaders)
