@@ -3,7 +3,6 @@ DIGEST §3 where the rulebook is silent): setup, God Arrives, the draft, the act
 Action phase, Quest, Prove Valor, Release, end of age and game (contests: contest.py). T: VTABLES record, S: VSTATE record,
 kinds int8[P] / params float64[P, VP_N]: the seats' policies.
 """
-import numpy as np
 from numba import njit
 
 from ..core import enums as E
@@ -54,17 +53,23 @@ def setup_nb(T, S, god_plan, start):
         if g0 != 0:
             add_glory_nb(S, p, g0, E.G_START)
     no = T.n_outer
-    order = np.arange(no)
+    order = S.w_shuf  # the state's buffers: no allocation per game
+    for r in range(no):
+        order[r] = r
     shuffle_nb(S.rs, order, no)
     for k in range(T.region_tokens):
         S.token[order[k]] = 1
         S.token0[order[k]] = 1
-    rw = T.outer_rewards[:no].copy()
+    rw = S.w_rw
+    for r in range(no):
+        rw[r] = T.outer_rewards[r]
     shuffle_nb(S.rs, rw, no)
     for r in range(no):
         S.reward[r] = rw[r]
     S.reward[T.valhalla] = T.valhalla_reward
-    gods = np.arange(T.n_gods)
+    gods = S.w_shuf  # order is read no more
+    for g in range(T.n_gods):
+        gods[g] = g
     shuffle_nb(S.rs, gods, T.n_gods)
     if god_plan[0] >= 0:  # a god sweep fixes the gods (and their order unless god_plan[3] == 1)
         for a in range(3):
@@ -74,7 +79,7 @@ def setup_nb(T, S, god_plan, start):
     for a in range(3):
         S.gods[a] = gods[a]
     n = 0
-    mons = np.empty(T.n_cards, np.int64)
+    mons = S.w_shuf  # the gods are in S.gods
     nm = 0
     for c in range(T.n_cards):
         if T.card_type[c] == E.VCT_MONSTER:
@@ -168,9 +173,11 @@ def draft_nb(T, S, kinds, params):
     P = S.gs[G_NP]
     age = S.gs[G_AGE]
     deal = T.deal
-    packs = np.full((P, deal), -1, np.int64)
-    pn = np.zeros(P, np.int64)
+    packs, pn = S.w_packs, S.w_pn  # the state's buffers: no allocation per age
     for p in range(P):
+        pn[p] = 0
+        for k in range(deal):
+            packs[p, k] = -1
         for k in range(deal):
             c = draw_nb(S)
             if c >= 0:
@@ -651,7 +658,7 @@ def end_game_nb(T, S):
             if b > 0:
                 add_glory_nb(S, p, b, E.G_BONUS)
                 log_nb(S, E.VEV_BONUS, p, st, b, 0, 0, 0)
-    tot = np.zeros(P, np.int64)
+    tot = S.w_glory
     for p in range(P):
         tot[p] = total_glory_nb(S, p)
     for p in range(P):

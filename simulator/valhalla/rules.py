@@ -273,7 +273,7 @@ def load_rules(path: Path, options: dict | None):
     out["glory_reward"] = check_int(path, "setup", "glory_reward", require_key(path, "setup", su, "glory_reward"), 0, 100)
     ag = require_key(path, "rules", r, "age")
     check_int(path, "age", "ages", require_key(path, "age", ag, "ages"), 3, 3)
-    out["deal"] = check_int(path, "age", "deal", require_key(path, "age", ag, "deal"), 1, 12)
+    out["deal"] = check_int(path, "age", "deal", require_key(path, "age", ag, "deal"), 1, E.MAX_DEAL)
     out["keep"] = check_int(path, "age", "keep", require_key(path, "age", ag, "keep"), 1, out["deal"])
     out["carry"] = check_int(path, "age", "carry", require_key(path, "age", ag, "carry"), 0, 10)
     pl = require_key(path, "age", ag, "pass_left")

@@ -116,6 +116,11 @@ VSTATE_DTYPE = np.dtype([
     ("w_total", np.int64, (P5,)),  # their STR totals
     ("w_losers", np.int8, (P5,)),  # the clans that lost the contest (contest.contest_nb)
     ("w_drawn", np.int64, (8,)),  # Baldr's drawn cards (contest.reward_nb)
+    ("w_packs", np.int64, (P5, E.MAX_DEAL)),  # the draft's packs, by the seat dealt to (engine.draft_nb)
+    ("w_pn", np.int64, (P5,)),  # and their sizes
+    ("w_shuf", np.int64, (max(E.VH_MAX_REGIONS, E.VH_N_GODS_MAX, E.VH_MAX_CARDS),)),  # setup's shuffles
+    ("w_rw", np.int8, (E.VH_MAX_REGIONS,)),  # setup's shuffled rewards
+    ("w_glory", np.int64, (P5,)),  # each clan's Glory at the end (engine.end_game_nb)
 ], align=True)
 
 
