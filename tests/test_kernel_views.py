@@ -322,3 +322,20 @@ def test_draft_prices_from_the_derived_columns_are_the_branches_they_replace(tab
                 want, plain = params[E.P_W_UPGRADE] * (2.5 if t == E.CT_WARRIOR else 1.5), 2.0
             assert _type_score_nb(tables, c, params) == want and _plain_worth_nb(tables, c) == plain, c
     assert {int(x) for x in tables.card_type[:n]} >= {E.CT_BATTLE, E.CT_MONSTER, E.CT_QUEST, E.CT_WARRIOR}
+
+
+def test_valhalla_battle_values_are_the_battle_cards_values():
+    """rules.VTABLES_DTYPE's derived card_bv (policy.best_battle_value_nb reads it): a battle card's
+    +STR, 0 for every other card."""
+    from volva.simulator.valhalla.policy import best_battle_value_nb
+    from volva.simulator.valhalla.state import new_state as vh_state
+
+    T = engines.load_ruleset("valhalla").tables
+    n = int(T.n_cards)
+    battle = T.card_type[:n] == E.VCT_BATTLE
+    assert battle.any() and (~battle).any()
+    assert (T.card_bv[:n] == np.where(battle, T.card_value[:n], 0)).all()
+    S = vh_state()[0]
+    S.hand[0, :3] = [int(np.flatnonzero(~battle)[0]), int(np.flatnonzero(battle)[0]), int(np.flatnonzero(battle)[-1])]
+    S.hand_n[0] = 3
+    assert best_battle_value_nb(T, S, 0) == max(0, int(T.card_value[S.hand[0, 1]]), int(T.card_value[S.hand[0, 2]]))

@@ -132,11 +132,10 @@ def choose_stat_nb(T, S, p, kind, params):
 
 @njit(cache=True, _nrt=False)
 def best_battle_value_nb(T, S, p):
+    """Highest +STR among clan p's battle cards in hand, 0 if none."""
     b = 0
     for i in range(S.hand_n[p]):
-        c = S.hand[p, i]
-        if T.card_type[c] == E.VCT_BATTLE and T.card_value[c] > b:
-            b = T.card_value[c]
+        b = max(b, T.card_bv[S.hand[p, i]])  # a battle card's +STR, else 0 (rules.VTABLES_DTYPE)
     return b
 
 

@@ -67,6 +67,7 @@ VTABLES_DTYPE = np.dtype([
     ("card_god", np.int8, (MAXC,)),  # enums.CARD_GOD_NAMES code (analysis), -1
     ("card_age", np.int8, (MAXC,)),  # 1 for every card (one deck; tables key uses by age of use)
     ("card_value", np.int16, (MAXC,)),  # battle +STR / upgrade cost / Monster STR
+    ("card_bv", np.int16, (MAXC,)),  # card_value of a battle card, else 0 (derived on load)
     ("card_copies", np.int8, (MAXC,)),
     ("card_op", np.int16, (MAXC, 2)),
     ("card_a", np.int16, (MAXC, 2)),
@@ -480,6 +481,7 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     t.n_cards = len(cnames)
     for k, v in ca.items():
         t[k][: len(cnames)] = v
+    t.card_bv[:] = np.where(t.card_type == E.VCT_BATTLE, t.card_value, 0)  # policy.best_battle_value_nb
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
     from ..core.loading import patch_list, patches_sha256
     patches = patch_list(patch)
