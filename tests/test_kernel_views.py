@@ -335,6 +335,14 @@ def test_valhalla_battle_values_are_the_battle_cards_values():
     battle = T.card_type[:n] == E.VCT_BATTLE
     assert battle.any() and (~battle).any()
     assert (T.card_bv[:n] == np.where(battle, T.card_value[:n], 0)).all()
+    # card_lose: battle_card_nb's worth of a card that may lose, by board.card_op_sum_nb
+    from volva.simulator.valhalla.board import card_op_sum_nb
+    pays = 0
+    for c in range(n):
+        lose = sum(card_op_sum_nb(T, c, op) for op in (E.VOP_GLORY_ON_LOSE, E.VOP_STEAL_ON_LOSE, E.VOP_RAGE_ON_LOSE))
+        assert T.card_lose[c] == (T.card_value[c] + 2.0 * lose if battle[c] else 0.0), c
+        pays += bool(battle[c] and lose)
+    assert pays > 0  # some battle card pays its loser
     S = vh_state()[0]
     S.hand[0, :3] = [int(np.flatnonzero(~battle)[0]), int(np.flatnonzero(battle)[0]), int(np.flatnonzero(battle)[-1])]
     S.hand_n[0] = 3

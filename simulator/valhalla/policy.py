@@ -11,7 +11,6 @@ from ..core import enums as E
 from ..core.rng import rand_int_nb
 from ..core.script import script_pop_nb, script_refused_nb
 from .board import (
-    card_op_sum_nb,
     contestable_nb,
     count_in_nb,
     fig_str_nb,
@@ -577,12 +576,8 @@ def battle_card_nb(T, S, p, r, kind, params):
         return bi
     bs = NEG
     for i in range(n):
-        c = S.hand[p, i]
-        s = 0.0
-        if T.card_type[c] == E.VCT_BATTLE:
-            s = T.card_value[c] + 2.0 * (card_op_sum_nb(T, c, E.VOP_GLORY_ON_LOSE) +
-                                         card_op_sum_nb(T, c, E.VOP_STEAL_ON_LOSE) +
-                                         card_op_sum_nb(T, c, E.VOP_RAGE_ON_LOSE))
+        # a battle card's +STR + 2 x what it pays on losing (Glory, steal, Rage), else 0
+        s = T.card_lose[S.hand[p, i]]
         if s > bs:
             bs, bi = s, i
     return bi

@@ -68,6 +68,8 @@ VTABLES_DTYPE = np.dtype([
     ("card_age", np.int8, (MAXC,)),  # 1 for every card (one deck; tables key uses by age of use)
     ("card_value", np.int16, (MAXC,)),  # battle +STR / upgrade cost / Monster STR
     ("card_bv", np.int16, (MAXC,)),  # card_value of a battle card, else 0 (derived on load)
+    # a battle card's worth to reveal in a battle it may lose, else 0 (derived; policy.battle_card_nb)
+    ("card_lose", np.float64, (MAXC,)),
     ("card_copies", np.int8, (MAXC,)),
     ("card_op", np.int16, (MAXC, 2)),
     ("card_a", np.int16, (MAXC, 2)),
@@ -77,6 +79,7 @@ VTABLES_DTYPE = np.dtype([
 ], align=True)
 
 REWARDS = {n: i for i, n in enumerate(E.VH_REWARD_NAMES)}
+LOSE_OPS = [E.VOP_GLORY_ON_LOSE, E.VOP_STEAL_ON_LOSE, E.VOP_RAGE_ON_LOSE]  #: what a card pays its loser
 OPTIONS = {"tie_break": (E.VOPT_TIE_BREAK, "choice", E.TIE_BREAK_NAMES),
            "max_actions_per_phase": (E.VOPT_MAX_ACTIONS, "int", (10, 100000)),
            "call_one": (E.VOPT_CALL_ONE, "bool", None),
@@ -481,7 +484,10 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     t.n_cards = len(cnames)
     for k, v in ca.items():
         t[k][: len(cnames)] = v
-    t.card_bv[:] = np.where(t.card_type == E.VCT_BATTLE, t.card_value, 0)  # policy.best_battle_value_nb
+    battle = t.card_type == E.VCT_BATTLE
+    t.card_bv[:] = np.where(battle, t.card_value, 0)  # policy.best_battle_value_nb
+    on_lose = sum(np.where(np.isin(t.card_op[:, e], LOSE_OPS), t.card_a[:, e], 0) for e in range(2))
+    t.card_lose[:] = np.where(battle, t.card_value + 2.0 * on_lose, 0.0)
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
     from ..core.loading import patch_list, patches_sha256
     patches = patch_list(patch)
