@@ -325,8 +325,10 @@ def test_draft_prices_from_the_derived_columns_are_the_branches_they_replace(tab
 
 
 def test_valhalla_battle_values_are_the_battle_cards_values():
-    """rules.VTABLES_DTYPE's derived card_bv (policy.best_battle_value_nb reads it): a battle card's
-    +STR, 0 for every other card."""
+    """rules.VTABLES_DTYPE's derived columns: card_bv (policy.best_battle_value_nb reads it), a
+    battle card's +STR, 0 for every other card; card_lose (policy.battle_card_nb), a battle card's
+    +STR + 2 x what it pays on losing, 0 for every other card."""
+    from volva.simulator.valhalla.board import card_op_sum_nb
     from volva.simulator.valhalla.policy import best_battle_value_nb
     from volva.simulator.valhalla.state import new_state as vh_state
 
@@ -335,8 +337,6 @@ def test_valhalla_battle_values_are_the_battle_cards_values():
     battle = T.card_type[:n] == E.VCT_BATTLE
     assert battle.any() and (~battle).any()
     assert (T.card_bv[:n] == np.where(battle, T.card_value[:n], 0)).all()
-    # card_lose: battle_card_nb's worth of a card that may lose, by board.card_op_sum_nb
-    from volva.simulator.valhalla.board import card_op_sum_nb
     pays = 0
     for c in range(n):
         lose = sum(card_op_sum_nb(T, c, op) for op in (E.VOP_GLORY_ON_LOSE, E.VOP_STEAL_ON_LOSE, E.VOP_RAGE_ON_LOSE))

@@ -182,8 +182,6 @@ def greedy_choice_nb(T, S, p, acts, params):
     rage, at, here, ops = _position(T, S, p)
     buf, occ, figs = S.w_dest[:], S.w_occ[:], S.w_figs[:]
     doomed, late = decision_facts(S, p, params)
-    # The Invades are listed first but scored last, only when they might beat the rest: an Invade
-    # equal to the best of the rest is chosen (the first of equals), so the skip needs cap < best.
     best = (NEG - 1.0, -1, 0, 0)  # (score, type, a, b); NEG - 1.0 == NEG: an action must beat NEG
     if rage >= 1 and 0 <= doomed < E.N_PROVINCES:  # policy.march_score: NEG but into or out of doomed
         for src in range(E.N_PROVINCES):
@@ -224,6 +222,8 @@ def greedy_choice_nb(T, S, p, acts, params):
             best = _keep(best, challenge_score(sc) if t == E.A_CHALLENGE else sc, t, pr, 0)
     # Frigga's Sacrifice scores NEG: never chosen over another
     best = _keep(best, params[E.P_PASS_RAGE], E.A_PASS, 0, 0)
+    # The Invades are listed first but scored last, only when they might beat the rest: an Invade
+    # equal to the best of the rest is chosen (the first of equals), so the skip needs cap < best.
     if _invade_cap(T, params, doomed, late, ops) >= best[0]:
         inv = (NEG - 1.0, -1, 0, 0)
         nf = _invaders(T, S, p, rage, ops, figs)

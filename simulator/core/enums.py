@@ -318,7 +318,7 @@ RAISE_CARD = 2  #: raise from a card text
 
 MAX_ACTS = 512  #: capacity of the legal-action buffer (bloodrage.actions.legal_actions_nb)
 MAX_HAND = 24  #: hand capacity
-MAX_DEAL = 12  #: cards dealt per clan for a Blood Rage draft, at most (rules.toml age.deal)
+MAX_DEAL = 12  #: cards dealt per clan for a draft, at most (rules.toml age.deal; both Blood Rage engines)
 MAX_QUESTS = 16  #: committed quests capacity
 MAX_DECK = 48  #: age deck capacity
 MAX_PATH = 40  #: stat raises recorded per clan
