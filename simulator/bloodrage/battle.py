@@ -11,6 +11,7 @@ from numba import njit
 from ..core import enums as E
 from ..core.canon import canonical
 from .board import (
+    battle_str_nb,
     card_op_index_nb,
     card_value_nb,
     clan_str_nb,
@@ -23,7 +24,7 @@ from .board import (
 from .clan import add_to_hand_nb, discard_nb, gain_glory_nb, take_from_hand_nb, total_glory_nb
 from .effects import destroy_nb, fired_nb, free_warrior_nb, op_arg_nb, text_raise_nb
 from .gods import god_acts_nb, god_here_nb
-from .policy import battle_str_nb, choose_card_nb, choose_option_nb, choose_yes_nb
+from .policy import choose_card_nb, choose_option_nb, choose_yes_nb
 from .state import G_BATTLE_PROV, G_IN_BATTLE, G_NP, G_OPEN_PLAY, log_nb, note_use_nb
 
 MAX_PLAYED = 8  #: cards one clan can have revealed in one battle (state.played width)

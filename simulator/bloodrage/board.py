@@ -148,6 +148,13 @@ def clan_str_nb(T, S, p, prov):
     return total + warrior_str_nb(T, S, p, nw) if nw > 0 else total  # no Warriors: no look-up
 
 
+@njit(inline="always")
+def battle_str_nb(T, S, q, prov):
+    """clan_str_nb of clan q in prov, from battle.battle_nb's table while it holds (S.w_bprov ==
+    prov + 1: from the start of the battle in prov until its texts may destroy figures)."""
+    return S.w_bstr[q] if S.w_bprov == prov + 1 else clan_str_nb(T, S, q, prov)
+
+
 @canonical("p")
 @njit(cache=True)
 def present_nb(T, S, p, prov):

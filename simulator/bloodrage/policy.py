@@ -12,6 +12,7 @@ from ..core.canon import canonical
 from ..core.rng import rand_int_nb, shuffle_nb
 from ..core.script import script_pop_nb, script_refused_nb
 from .board import (
+    battle_str_nb,
     card_value_nb,
     clan_str_nb,
     enemy_mask_nb,
@@ -470,13 +471,6 @@ def choose_call_nb(T, S, q, pillager, prov, cand, kind, params):
         if s > bs:
             best, bs = i, s
     return best
-
-
-@njit(inline="always")
-def battle_str_nb(T, S, q, prov):
-    """clan_str_nb of clan q in prov, from battle_nb's table while it holds (S.w_bprov == prov + 1:
-    from the start of the battle in prov until its texts may destroy figures)."""
-    return S.w_bstr[q] if S.w_bprov == prov + 1 else clan_str_nb(T, S, q, prov)
 
 
 @njit(cache=True)
