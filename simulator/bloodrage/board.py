@@ -149,10 +149,16 @@ def clan_str_nb(T, S, p, prov):
 
 
 @njit(inline="always")
+def battle_kept_nb(S, prov):
+    """battle.battle_nb's table of the battle in prov holds (S.w_bstr, S.w_part): from the start
+    of that battle until its texts may destroy figures."""
+    return S.w_bprov == prov + 1
+
+
+@njit(inline="always")
 def battle_str_nb(T, S, q, prov):
-    """clan_str_nb of clan q in prov, from battle.battle_nb's table while it holds (S.w_bprov ==
-    prov + 1: from the start of the battle in prov until its texts may destroy figures)."""
-    return S.w_bstr[q] if S.w_bprov == prov + 1 else clan_str_nb(T, S, q, prov)
+    """clan_str_nb of clan q in prov, from battle.battle_nb's table while it holds (battle_kept_nb)."""
+    return S.w_bstr[q] if battle_kept_nb(S, prov) else clan_str_nb(T, S, q, prov)
 
 
 @canonical("p")

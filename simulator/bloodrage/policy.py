@@ -12,6 +12,7 @@ from ..core.canon import canonical
 from ..core.rng import rand_int_nb, shuffle_nb
 from ..core.script import script_pop_nb, script_refused_nb
 from .board import (
+    battle_kept_nb,
     battle_str_nb,
     card_value_nb,
     clan_str_nb,
@@ -488,11 +489,10 @@ def choose_card_nb(T, S, q, prov, kind, params):
         if i >= 0:
             return i
     params = effective_params_nb(S, q, params)
-    kept = S.w_bprov == prov + 1  # battle_nb's table of this battle (battle_str_nb)
     mine = battle_str_nb(T, S, q, prov)
     theirs = 0.0
     for r in range(S.gs[G_NP]):
-        if r != q and (S.w_part[r] == 1 if kept else present_nb(T, S, r, prov)):
+        if r != q and (S.w_part[r] == 1 if battle_kept_nb(S, prov) else present_nb(T, S, r, prov)):
             guess = params[E.P_OPP_CARD] if S.hand_n[r] > 0 else 0.0
             if S.gs[G_OPEN_PLAY] == 1 and S.played_n[r] > 0:  # Heimdall (god): cards face up
                 guess = 0.0
