@@ -238,6 +238,51 @@ def test_valhalla_board_view_agrees_with_the_scans():
     assert adjacent_seen > 100 and valor_seen > 50 and contest_seen > 50
 
 
+def test_valhalla_moves_keep_the_board_view():
+    """board.move_fig_nb keeps a clan's rows of the kept board view as a recount gives them
+    (counts, STR, strongest figure, figures on the board), for moves between regions, the reserve,
+    kill piles and the Feast Hall (rulebook "Summon", "March", "Contest": figures move and die),
+    and leaves a stale clan's rows to the recount."""
+    from volva.simulator.valhalla import policy as VP
+    from volva.simulator.valhalla.board import move_fig_nb, sheet_refresh_nb
+    from volva.simulator.valhalla.state import G_NP as VG_NP
+    from volva.simulator.valhalla.state import new_state as vh_state
+    T = engines.load_ruleset("valhalla").tables
+    R = int(T.n_regions)
+    rng = np.random.default_rng(17)
+    S = vh_state()[0]
+    n = int(T.n_cards)
+    dests = [E.VH_LOC_RESERVE, E.VH_LOC_FEAST, E.VH_LOC_KILL0, E.VH_LOC_KILL0 - 1, *range(R)]
+    moved = emptied = 0
+    for _ in range(60):
+        P = int(rng.integers(2, E.MAX_PLAYERS + 1))
+        S.gs[VG_NP] = P
+        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
+        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
+        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.4, rng.integers(0, n, S.slot.shape), -1)
+        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+        for p in range(E.MAX_PLAYERS):
+            sheet_refresh_nb(T, S, p)
+        VP.board_view_nb(T, S)
+        for _ in range(40):
+            p, f = int(rng.integers(0, P)), int(rng.integers(0, E.VH_NFIG))
+            src = int(S.loc[p, f])
+            move_fig_nb(T, S, p, f, int(rng.choice(dests)))
+            moved += 0 <= src < R
+            emptied += 0 <= src < R and S.w_cnt[p, src] == 0
+            kept = [S[k][:P].copy() for k in ("w_cnt", "w_str", "w_fstr", "w_fmax", "w_onb")]
+            S.view_stale[:P] = 1
+            VP.board_view_nb(T, S)
+            for k, a in zip(("w_cnt", "w_str", "w_fstr", "w_fmax", "w_onb"), kept):
+                assert (S[k][:P] == a).all(), k
+    assert moved > 1000 and emptied > 100
+    S.view_stale[0] = 1  # a stale clan's rows are left for board_view_nb's recount
+    before = S.w_cnt[0].copy()
+    f = int(np.flatnonzero(S.loc[0] < 0)[0]) if (S.loc[0] < 0).any() else 0
+    move_fig_nb(T, S, 0, f, 0)
+    assert (S.w_cnt[0] == before).all() and S.view_stale[0] == 1
+
+
 def test_draft_pick_counts_gods_once_and_picks_what_pick_score_picks(tables):
     """policy.draft_pick_nb counts the clan's cards of each god once per pick (god_counts_nb) in
     place of a pass over hand and sheet for every card of the pack, and on the batch path reads

@@ -61,9 +61,41 @@ def sheet_refresh_nb(T, S, p):
 
 @njit(cache=True, _nrt=False)
 def board_changed_nb(S, p):
-    """Clan p's figures moved or their STR changed: policy.board_view_nb recomputes its rows of
-    the kept board view. Call after every write to S.loc, S.mon_card or the sheet."""
+    """Clan p's figures' STR changed: policy.board_view_nb recomputes its rows of the kept board
+    view. Call after every write to S.mon_card or the sheet, and after any write to S.loc not
+    made by move_fig_nb."""
     S.view_stale[p] = 1
+
+
+@njit(cache=True, _nrt=False)
+def move_fig_nb(T, S, p, f, dst):
+    """S.loc[p, f] = dst (a region, the reserve, a kill pile or the Feast Hall). Clan p's rows of
+    the kept board view (policy.board_view_nb), when up to date, follow the move: only the two
+    regions' counts, STR and strongest figure change (a recount of a clan's rows after each move
+    was a twentieth of a game's time). The same integer sums and the same fold for the strongest
+    figure as policy.view_refresh_nb, so the rows are those a recount gives (the invariants check)."""
+    src = S.loc[p, f]
+    S.loc[p, f] = dst
+    if S.view_stale[p]:
+        return
+    R = T.n_regions
+    v = S.w_fstr[p, f]
+    if 0 <= src < R:
+        S.w_cnt[p, src] -= 1
+        S.w_str[p, src] -= v
+        S.w_onb[p] -= 1
+        if v >= S.w_fmax[p, src]:  # it may have been the strongest there: fold the rest again
+            top = -1
+            for g in range(E.VH_NFIG):
+                if S.loc[p, g] == src and S.w_fstr[p, g] > top:
+                    top = max(S.w_fstr[p, g], 0)
+            S.w_fmax[p, src] = top
+    if 0 <= dst < R:
+        S.w_cnt[p, dst] += 1
+        S.w_str[p, dst] += v
+        S.w_onb[p] += 1
+        if v > S.w_fmax[p, dst]:
+            S.w_fmax[p, dst] = max(v, 0)
 
 
 @njit(cache=True, _nrt=False)

@@ -10,7 +10,6 @@ from ..core.canon import canonical
 from .board import (
     add_glory_nb,
     battle_op_nb,
-    board_changed_nb,
     card_has_op_nb,
     card_op_sum_nb,
     contestable_nb,
@@ -21,6 +20,7 @@ from .board import (
     hand_add_nb,
     hand_take_nb,
     has_enemy_nb,
+    move_fig_nb,
     note_fired_nb,
     raise_stat_nb,
     sheet_sum_nb,
@@ -36,8 +36,7 @@ from .state import G_NP, G_REMOVED, log_nb, note_use_nb
 def remove_fig_nb(T, S, p, f, dest):
     """Send clan p's figure f to ``dest`` (a kill pile, the Feast Hall or the reserve)."""
     log_nb(S, E.VEV_KILL, p, f, S.loc[p, f], dest, 0, 0)
-    S.loc[p, f] = dest
-    board_changed_nb(S, p)
+    move_fig_nb(T, S, p, f, dest)
 
 
 @njit(cache=True, _nrt=False)
@@ -79,9 +78,8 @@ def call_to_battle_nb(T, S, c, r, kinds, params):
             l = S.loc[q, f]
             if l < 0 or l == r or T.adj[l, r] == 0:  # a policy may only name an adjacent figure
                 break
-            S.loc[q, f] = r
+            move_fig_nb(T, S, q, f, r)
             S.summoned[q, f] = 0
-            board_changed_nb(S, q)
             log_nb(S, E.VEV_CALL, q, f, l, r, 0, 0)
 
 
@@ -360,8 +358,7 @@ def reward_nb(T, S, c, r, losers, kinds, params):
             for f in range(E.VH_NFIG):
                 if n < amt and (S.loc[c, f] == E.VH_LOC_FEAST or S.loc[c, f] <= E.VH_LOC_KILL0):
                     log_nb(S, E.VEV_RETURN, c, f, S.loc[c, f], 0, 0, 0)
-                    S.loc[c, f] = E.VH_LOC_RESERVE
-                    board_changed_nb(S, c)
+                    move_fig_nb(T, S, c, f, E.VH_LOC_RESERVE)
                     n += 1
         elif pw == E.VGP_BALDR:
             bi, bw = -1, -1e18

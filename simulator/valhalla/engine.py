@@ -21,6 +21,7 @@ from .board import (
     hand_add_nb,
     hand_take_nb,
     is_common_nb,
+    move_fig_nb,
     note_fired_nb,
     raise_stat_nb,
     sheet_refresh_nb,
@@ -230,9 +231,8 @@ def summon_nb(T, S, p, f, r):
         return False
     cost = 0 if f >= E.VH_FIG_MONSTER0 else 1
     S.rage[p] -= cost
-    S.loc[p, f] = r
+    move_fig_nb(T, S, p, f, r)
     S.summoned[p, f] = 1
-    board_changed_nb(S, p)
     log_nb(S, E.VEV_SUMMON, p, f, r, cost, 0, 0)
     return True
 
@@ -259,9 +259,8 @@ def march_nb(T, S, p, src, dests):
     for f in range(E.VH_NFIG):
         d = dests[f]
         if d >= 0 and d != src:
-            S.loc[p, f] = d
+            move_fig_nb(T, S, p, f, d)
             S.summoned[p, f] = 0
-            board_changed_nb(S, p)
             log_nb(S, E.VEV_MARCH, p, f, src, d, 0, 0)
     return True
 
@@ -592,8 +591,7 @@ def release_nb(T, S):
         n = 0
         for f in range(E.VH_NFIG):
             if S.loc[p, f] == E.VH_LOC_FEAST or S.loc[p, f] <= E.VH_LOC_KILL0:
-                S.loc[p, f] = E.VH_LOC_RESERVE
-                board_changed_nb(S, p)
+                move_fig_nb(T, S, p, f, E.VH_LOC_RESERVE)
                 n += 1
         if n > 0:
             log_nb(S, E.VEV_RELEASE, p, n, 0, 0, 0, 0)

@@ -242,8 +242,9 @@ def board_view_nb(T, S):
     past gs[G_NP], columns past n_regions untouched): S.w_fstr[q, f] = fig_str_nb(T, S, q, f);
     S.w_cnt[q, r] = count_in_nb(S, q, r); S.w_str[q, r] = str_in_nb(T, S, q, r); S.w_fmax[q, r] =
     the STR of q's strongest figure in r, -1 for none (adjacent_str_nb reads it); S.w_onb[q] =
-    q's figures on the board. Kept between calls: only the rows of clans whose figures changed
-    since (S.view_stale, board.board_changed_nb) are recomputed."""
+    q's figures on the board. Kept between calls: moves update the rows (board.move_fig_nb), and
+    only the rows of clans whose figures' STR changed since (S.view_stale,
+    board.board_changed_nb) are recomputed."""
     for q in range(S.gs[G_NP]):
         if S.view_stale[q]:
             view_refresh_nb(T, S, q)

@@ -90,9 +90,9 @@ VSTATE_DTYPE = np.dtype([
     # and their parameters, then (columns VP_N + card) each card's worth (policy.draft_table_nb)
     ("pol_params", np.float64, (P5, E.VP_N + E.VH_MAX_CARDS)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
-    # The board as greedy reads it, kept per clan (policy.board_view_nb recomputes a clan's rows
-    # only when view_stale is set: board.board_changed_nb, called wherever a figure moves or its
-    # STR changes; the invariants check the kept rows)
+    # The board as greedy reads it, kept per clan: board.move_fig_nb updates a clan's rows as a
+    # figure moves; policy.board_view_nb recomputes them only when view_stale is set
+    # (board.board_changed_nb, called wherever a figure's STR changes); the invariants check them
     ("view_stale", np.int8, (P5,)),
     ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region
     ("w_str", np.int64, (P5, E.VH_MAX_REGIONS)),  # str_in_nb of every clan and region
