@@ -24,10 +24,9 @@ from .board import (
     note_fired_nb,
     raise_stat_nb,
     sheet_sum_nb,
-    str_in_nb,
     total_glory_nb,
 )
-from .policy import battle_card_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb, region_claimed_nb
+from .policy import battle_card_nb, board_view_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb, region_claimed_nb
 from .state import G_NP, G_REMOVED, log_nb, note_use_nb
 
 
@@ -129,8 +128,9 @@ def battle_nb(T, S, c, r, kinds, params):
     """
     P = S.gs[G_NP]
     part = S.w_part
+    board_view_nb(T, S)  # figures' counts and STR per region, kept by the moves
     for q in range(P):
-        part[q] = count_in_nb(S, q, r) > 0
+        part[q] = S.w_cnt[q, r] > 0
         S.played[q] = -1
         S.lost_n[q] = 0
         S.kills_now[q] = 0
@@ -171,10 +171,11 @@ def battle_nb(T, S, c, r, kinds, params):
     total = S.w_total
     total[:] = 0
     best, n_best, w = -1, 0, -1
+    board_view_nb(T, S)  # the destroyed figures have left (the moves kept the view)
     for q in range(P):
         if not part[q]:
             continue
-        figs = str_in_nb(T, S, q, r)
+        figs = S.w_str[q, r]
         x = S.played[q]
         card = T.card_value[x] if x >= 0 and T.card_type[x] == E.VCT_BATTLE else 0
         total[q] = figs + card + battle_effects_nb(T, S, q, r, E.VOP_BATTLE_STR) - (

@@ -19,7 +19,6 @@ from .board import (
     has_enemy_nb,
     is_common_nb,
     sheet_sum_nb,
-    str_in_nb,
 )
 from .state import G_AGE, G_NP, G_SCRIPT_BAD, G_SCRIPT_BAD_AT
 
@@ -140,12 +139,18 @@ def best_battle_value_nb(T, S, p):
 
 @njit(cache=True, _nrt=False)
 def best_adjacent_nb(T, S, p, r):
-    """(figure, STR) of clan p's strongest figure in a region adjacent to r, (-1, 0) if none."""
+    """(figure, STR) of clan p's strongest figure (the first of equals) in a region adjacent to r,
+    (-1, 0) if none. Reads board_view_nb's tables: call it first."""
+    n = 0
+    for k in range(T.adj_n[r]):  # most clans have no figure next to a contested region
+        n += S.w_cnt[p, T.adj_to[r, k]]
+    if n == 0:
+        return -1, 0
     bf, bs = -1, -1
     for f in range(E.VH_NFIG):
         l = S.loc[p, f]
         if l >= 0 and l != r and T.adj[l, r] == 1:
-            s = fig_str_nb(T, S, p, f)
+            s = S.w_fstr[p, f]
             if s > bs:
                 bf, bs = f, s
     return bf, max(bs, 0)
@@ -518,6 +523,7 @@ def march_dest_nb(T, S, p, f, src, dst, kind, params):
 def call_choice_nb(T, S, q, c, r, kind, params):
     """Call to Battle: the figure clan q moves into r (contested by clan c), or -1.
     Script: a figure slot of q in a region adjacent to r, or -1."""
+    board_view_nb(T, S)  # kept by the moves: recounts only a clan whose figures' STR changed
     f, s = best_adjacent_nb(T, S, q, r)
     if f < 0:
         return -1
@@ -533,13 +539,13 @@ def call_choice_nb(T, S, q, c, r, kind, params):
         return f if rand_int_nb(S.rs, 2) == 0 else -1
     if q == c:
         return f if has_enemy_nb(S, q, r) else -1
-    if count_in_nb(S, q, r) > 0:
+    if S.w_cnt[q, r] > 0:
         return f  # defend
     # join for the battle Glory when it could win
     top = 0.0
     for x in range(S.gs[G_NP]):
         if x != q:
-            top = max(top, str_in_nb(T, S, x, r) + (params[E.VP_OPP_CARD] if S.hand_n[x] > 0 else 0.0))
+            top = max(top, S.w_str[x, r] + (params[E.VP_OPP_CARD] if S.hand_n[x] > 0 else 0.0))
     mine = s + best_battle_value_nb(T, S, q)
     return f if mine > top + params[E.VP_CONTEST_MARGIN] else -1
 
