@@ -1,22 +1,34 @@
 """core.threads.spread: the slices of a batch cover every game once, on numba's thread count,
 and an error in any slice reaches the caller (the engines' batch path, issue 14); spread_calls: many
 small batches shared out over the threads, one per thread at a time."""
+import math
 import threading
 import time
 
 import numba
 import pytest
 
-from volva.simulator.core.threads import SLICES_PER_THREAD, slices, spread, spread_calls
+from volva.simulator.core.threads import SLICE_SHARE, slices, spread, spread_calls
 
 
-@pytest.mark.parametrize("n,threads,least", [(0, 2, 8), (1, 2, 8), (40, 2, 8), (20_000, 2, 8), (1001, 3, 8), (7, 1, 8)])
-def test_slices_cover_each_game_once(n, threads, least):
+@pytest.mark.parametrize("n,threads,least", [(0, 2, 8), (1, 2, 8), (40, 2, 8), (20_000, 2, 8), (50_000, 2, 8),
+                                             (1001, 3, 8), (7, 1, 8)])
+def test_slices_cover_each_game_once_shorter_as_the_batch_runs_out(n, threads, least):
+    """Every game once, in order; no slice but the last under ``least``, none longer than the one
+    before (so the last handed out are short: the threads finish a batch together), the first
+    1/(SLICE_SHARE x threads) of the batch, and few slices in all (Python runs once for each)."""
     s = slices(n, threads, least)
     covered = [g for lo, hi in s for g in range(lo, hi)]
     assert covered == list(range(n))
-    assert all(hi - lo >= least for lo, hi in s[:-1])
-    assert len(s) <= max(1, threads * SLICES_PER_THREAD)
+    sizes = [hi - lo for lo, hi in s]
+    assert all(k >= least for k in sizes[:-1])
+    assert all(a >= b for a, b in zip(sizes, sizes[1:]))
+    k = threads * SLICE_SHARE
+    if n >= k * least:
+        assert sizes[0] == -(-n // k) and sizes[-1] <= least
+        assert len(s) <= k * (2 + math.log(n / (k * least)))
+    if n == 50_000:
+        assert 40 <= len(s) <= 60 and sum(sizes[-4:]) <= 100  # the last four slices: 100 games at most
 
 
 def test_spread_plays_every_slice_once_on_several_threads():

@@ -8,7 +8,8 @@ cold compile; threads over a serial kernel compile nothing extra and play the sa
 
 The thread count is numba's (``numba.get_num_threads()`` of the calling thread, so
 ``--threads`` and ``numba.set_num_threads`` keep their meaning). Slices are handed out in
-order from a shared queue, several per thread, so a thread that drew short games takes more.
+order from a shared queue, several per thread and shorter as the batch runs out, so a thread
+that drew short games takes more and the threads finish together.
 Python runs once per slice (a few dozen per batch), never per game.
 """
 from __future__ import annotations
@@ -19,7 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-SLICES_PER_THREAD = 8  #: slices per thread and batch: balance against Python per slice
+#: a slice takes 1/(SLICE_SHARE x threads) of the games still to hand out: large slices first,
+#: small ones last, so that the threads finish a batch together with few slices in all
+SLICE_SHARE = 4
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -35,10 +38,18 @@ def _executor() -> ThreadPoolExecutor:
 
 
 def slices(n: int, threads: int, least: int) -> list[tuple[int, int]]:
-    """Contiguous (lo, hi) slices covering 0..n-1: about SLICES_PER_THREAD per thread, each at
-    least ``least`` games (the last may be shorter)."""
-    size = max(least, -(-n // (threads * SLICES_PER_THREAD)))
-    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+    """Contiguous (lo, hi) slices covering 0..n-1, each 1/(SLICE_SHARE x threads) of the games
+    after its start (rounded up) but at least ``least`` (the last may be shorter): sizes never
+    grow, so the last slices handed out are short and no thread waits long for another at the
+    end of a batch (with equal slices it waited half a slice on average: 5 % of a two-thread
+    batch of 50,000 games at eight slices per thread). About SLICE_SHARE x threads x
+    (1 + ln(n / (SLICE_SHARE x threads x least))) slices, Python running once for each."""
+    out, lo = [], 0
+    while lo < n:
+        size = max(least, -(-(n - lo) // (threads * SLICE_SHARE)))
+        out.append((lo, min(lo + size, n)))
+        lo += size
+    return out
 
 
 def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
@@ -47,8 +58,12 @@ def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
     the GIL while it plays. The first exception any slice raises is raised here, after the
     threads have stopped taking slices."""
     threads = numba.get_num_threads()
+    if threads == 1:  # one slice: nothing to balance
+        if n > 0:
+            play(0, n)
+        return
     todo = slices(n, threads, least)
-    if threads == 1 or len(todo) <= 1:
+    if len(todo) <= 1:
         for lo, hi in todo:
             play(lo, hi)
         return
