@@ -392,3 +392,38 @@ def test_valhalla_battle_values_are_the_battle_cards_values():
     S.hand[0, :3] = [int(np.flatnonzero(~battle)[0]), int(np.flatnonzero(battle)[0]), int(np.flatnonzero(battle)[-1])]
     S.hand_n[0] = 3
     assert best_battle_value_nb(T, S, 0) == max(0, int(T.card_value[S.hand[0, 1]]), int(T.card_value[S.hand[0, 2]]))
+
+
+def test_valhalla_battle_mask_skips_only_opcodes_no_source_carries():
+    """contest.battle_mask_nb (rulebook "Contest", "Resolution": a clan's revealed card, upgrades
+    and Monsters in the battle act): battle_effects_nb and _count_op_nb give, for every opcode,
+    what they give with every bit set, on random sheets, hands and boards; card_opmask holds each
+    card's opcodes."""
+    from volva.simulator.valhalla import contest as VC
+    from volva.simulator.valhalla.board import sheet_refresh_nb
+    from volva.simulator.valhalla.state import new_state as vh_state
+
+    T = engines.load_ruleset("valhalla").tables
+    R, n = int(T.n_regions), int(T.n_cards)
+    for c in range(n):
+        assert int(T.card_opmask[c]) == sum({1 << int(op) for op in T.card_op[c] if op >= 0}), c
+    rng = np.random.default_rng(18)
+    S = vh_state()[0]
+    acting = skipped = 0
+    for _ in range(300):
+        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
+        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
+        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.3, rng.integers(0, n, S.slot.shape), -1)
+        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+        S.played[:] = np.where(rng.random(S.played.shape) < 0.8, rng.integers(0, n, S.played.shape), -1)
+        p, r = int(rng.integers(0, E.MAX_PLAYERS)), int(rng.integers(0, R))
+        sheet_refresh_nb(T, S, p)
+        mask = VC.battle_mask_nb(T, S, p, r)
+        for op in range(E.N_VOPS):
+            S.w_bmask[p] = -1  # every bit: the sums over every source
+            full = (VC.battle_effects_nb(T, S, p, r, op), VC._count_op_nb(T, S, p, r, op))
+            S.w_bmask[p] = mask
+            assert (VC.battle_effects_nb(T, S, p, r, op), VC._count_op_nb(T, S, p, r, op)) == full, (p, r, op)
+            acting += full != (0, 0)
+            skipped += not (mask >> op) & 1
+    assert acting > 300 and skipped > 3000

@@ -83,9 +83,32 @@ def call_to_battle_nb(T, S, c, r, kinds, params):
 
 
 @njit(cache=True, _nrt=False)
+def battle_mask_nb(T, S, p, r):
+    """Bits 1 << op of every opcode that clan p's revealed card, upgrades (quests and Monsters
+    too) or Monsters in r carry: from the cards revealed on, a battle's sources of clan p only
+    leave (figures die), so battle_effects_nb and _count_op_nb skip an opcode outside it."""
+    m = 0
+    c = S.played[p]
+    if c >= 0:
+        m |= T.card_opmask[c]
+    for k in range(E.VH_N_SLOTS):
+        x = S.slot[p, k]
+        if x >= 0:
+            m |= T.card_opmask[x]
+    for k in range(E.VH_N_MONSTERS):
+        x = S.mon_card[p, k]
+        if x >= 0 and S.loc[p, E.VH_FIG_MONSTER0 + k] == r:
+            m |= T.card_opmask[x]
+    return m
+
+
+@njit(cache=True, _nrt=False)
 def battle_effects_nb(T, S, p, r, op):
     """Sum of opcode op's argument acting for clan p in the battle in r: its revealed battle card,
-    its upgrades, and its Monsters fighting there."""
+    its upgrades, and its Monsters fighting there. 0 at once for an opcode none of them carries
+    (S.w_bmask, battle_mask_nb: set by battle_nb once the cards are revealed)."""
+    if (S.w_bmask[p] >> op) & 1 == 0:
+        return 0
     s = 0
     c = S.played[p]
     if c >= 0 and T.card_type[c] == E.VCT_BATTLE:
@@ -146,6 +169,8 @@ def battle_nb(T, S, c, r, kinds, params):
             x = S.played[q]
             note_use_nb(S, q, x, E.USE_BATTLE)
             log_nb(S, E.VEV_PLAY, q, x, T.card_value[x] if T.card_type[x] == E.VCT_BATTLE else 0, 0, 0, 0)
+    for q in range(P):
+        S.w_bmask[q] = battle_mask_nb(T, S, q, r) if part[q] else 0
     # before STR is compared: destroy effects, from the contester clockwise
     for k in range(P):
         q = (c + k) % P
@@ -263,7 +288,10 @@ def _win_effects_nb(T, S, w, r, kinds, params):
 
 @njit(cache=True, _nrt=False)
 def _count_op_nb(T, S, p, r, op):
-    """Sources (revealed card, upgrades, fighting Monsters) carrying an argument-less opcode."""
+    """Sources (revealed card, upgrades, fighting Monsters) carrying an argument-less opcode
+    (none when battle_mask_nb's S.w_bmask has not its bit)."""
+    if (S.w_bmask[p] >> op) & 1 == 0:
+        return 0
     n = 0
     c = S.played[p]
     if c >= 0 and T.card_type[c] == E.VCT_BATTLE and (T.card_op[c, 0] == op or T.card_op[c, 1] == op):

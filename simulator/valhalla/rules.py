@@ -71,6 +71,7 @@ VTABLES_DTYPE = np.dtype([
     # a battle card's worth to reveal in a battle it may lose, else 0 (derived; policy.battle_card_nb)
     ("card_lose", np.float64, (MAXC,)),
     ("card_copies", np.int8, (MAXC,)),
+    ("card_opmask", np.int64, (MAXC,)),  # bit 1 << op for each opcode of the card (derived; contest.battle_mask_nb)
     ("card_op", np.int16, (MAXC, 2)),
     ("card_a", np.int16, (MAXC, 2)),
     ("card_draft", np.int8, (MAXC,)),  # DRAFT_FREE / FORCED / BANNED
@@ -488,6 +489,9 @@ def load_valhalla(name: str = "valhalla", options: dict | None = None, data_dir:
     t.card_bv[:] = np.where(battle, t.card_value, 0)  # policy.best_battle_value_nb
     on_lose = sum(np.where(np.isin(t.card_op[:, e], LOSE_OPS), t.card_a[:, e], 0) for e in range(2))
     t.card_lose[:] = np.where(battle, t.card_value + 2.0 * on_lose, 0.0)
+    for e in range(2):
+        op = t.card_op[:, e].astype(np.int64)
+        t.card_opmask[:] |= np.where(op >= 0, np.left_shift(1, np.maximum(op, 0)), 0)
     sha = hashlib.sha256(cards_path.read_bytes()).hexdigest()
     from ..core.loading import patch_list, patches_sha256
     patches = patch_list(patch)

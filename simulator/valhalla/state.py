@@ -114,6 +114,7 @@ VSTATE_DTYPE = np.dtype([
     ("w_opts", np.int64, (64 * 3,)),  # Random's legal actions (policy._random_action_nb)
     ("w_part", np.int8, (P5,)),  # the clans in the current battle (contest.battle_nb)
     ("w_total", np.int64, (P5,)),  # their STR totals
+    ("w_bmask", np.int64, (P5,)),  # the opcodes their sources may carry (contest.battle_mask_nb)
     ("w_losers", np.int8, (P5,)),  # the clans that lost the contest (contest.contest_nb)
     ("w_drawn", np.int64, (8,)),  # Baldr's drawn cards (contest.reward_nb)
     ("w_packs", np.int64, (P5, E.MAX_DEAL)),  # the draft's packs, by the seat dealt to (engine.draft_nb)
