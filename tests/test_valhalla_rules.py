@@ -13,6 +13,7 @@ from volva.simulator.engines import load_ruleset
 from volva.simulator.valhalla import engine as V
 from volva.simulator.valhalla.board import fig_str_nb, sheet_refresh_nb, str_in_nb
 from volva.simulator.valhalla.contest import call_to_battle_nb
+from volva.simulator.valhalla.policy import region_view_nb
 from volva.simulator.valhalla.state import G_AGE, G_DECK_N, G_FIRST, G_REMOVED, init_state_nb, new_state
 from volva.strategies.valhalla import resolve
 
@@ -488,6 +489,7 @@ def test_action_phase_ends_when_every_reward_is_claimed(rs):
     T = rs.tables
     S = bare(rs)
     S.claimed[:9] = 3
+    region_view_nb(T, S)  # the kept region view follows the claims, as reward_nb keeps it
     V.action_phase_nb(T, S, *pols(4))
     assert (S.rage_end[:4] == 6).all() and S.gs[3] == 0
 

@@ -319,11 +319,9 @@ def quest_nb(T, S, p, c):
 
 @njit(cache=True)
 def all_claimed_nb(T, S):
-    """Every region without a Region Token has been successfully contested this age."""
-    for r in range(T.n_regions):
-        if S.token[r] == 0 and S.claimed[r] < 0:
-            return False
-    return True
+    """Every region without a Region Token has been successfully contested this age: none is
+    contestable (board.contestable_nb), counted in the kept region view (policy.region_view_nb)."""
+    return S.rv_nopen[0] == 0
 
 
 @canonical("p")  # the Action phase's seat is int32 on the first turn, int64 after: one body, not two

@@ -133,7 +133,10 @@ def regions_kept_nb(T, S):
                 or S.rv_valor[r] != (S.god_at[r] >= 0 or r == T.valhalla) or S.rv_near[r] != near
                 or S.rv_worth[r] != reward_worth_nb(T, S, r)):
             return False
-    return S.rv_smax[0] == summon_room_nb(T, S)
+    n = 0
+    for r in range(T.n_regions):
+        n += S.token[r] == 0 and S.claimed[r] < 0
+    return S.rv_smax[0] == summon_room_nb(T, S) and S.rv_nopen[0] == n
 
 
 @njit(cache=True, _nrt=False)

@@ -174,7 +174,8 @@ def region_view_nb(T, S):
     Region Token, god, claim or reward (call after each): S.rv_common[r] = is_common_nb,
     S.rv_open[r] = contestable_nb, S.rv_valor[r] (a god's region or Valhalla), S.rv_near[r] (its
     neighbours with a god or a Region Token, or Valhalla: summon_target_nb), S.rv_worth[r] =
-    reward_worth_nb; S.rv_smax[0] = summon_room_nb (summon_cap_nb)."""
+    reward_worth_nb; S.rv_smax[0] = summon_room_nb (summon_cap_nb); S.rv_nopen[0] = the
+    contestable regions (engine.all_claimed_nb)."""
     for r in range(T.n_regions):
         S.rv_common[r] = is_common_nb(T, S, r)
         S.rv_open[r] = contestable_nb(T, S, r)
@@ -186,12 +187,18 @@ def region_view_nb(T, S):
             n += S.god_at[x] >= 0 or x == T.valhalla or S.token[x] == 1
         S.rv_near[r] = n
     S.rv_smax[0] = summon_room_nb(T, S)
+    n = 0
+    for r in range(T.n_regions):
+        n += S.rv_open[r]
+    S.rv_nopen[0] = n
 
 
 @njit(cache=True, _nrt=False)
 def region_claimed_nb(T, S, r):
     """region_view_nb after a claim of region r (a claim changes only what is contestable)."""
+    was = S.rv_open[r]
     S.rv_open[r] = contestable_nb(T, S, r)
+    S.rv_nopen[0] += S.rv_open[r] - was
     S.rv_smax[0] = summon_room_nb(T, S)
 
 
@@ -442,13 +449,15 @@ def choose_action_nb(T, S, p, kind, params, out):
     if hs > best:
         best = hs
         out[0], out[1], out[2] = ha, hc, 0
-    # Summon: a Monster (free) first, then the strongest other figure
+    # Summon: a Monster (free) first, then the strongest other figure; no figure is sought when
+    # even a Monster's cap is no better than the best action found
     fig, fs = -1, -1
-    for f in range(E.VH_NFIG):
-        if S.loc[p, f] == E.VH_LOC_RESERVE:
-            s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
-            if s > fs:
-                fig, fs = f, s
+    if best < summon_cap_nb(T, S, True):
+        for f in range(E.VH_NFIG):
+            if S.loc[p, f] == E.VH_LOC_RESERVE:
+                s = S.w_fstr[p, f] + (10 if f >= E.VH_FIG_MONSTER0 else 0)
+                if s > fs:
+                    fig, fs = f, s
     if fig >= 0 and best < summon_cap_nb(T, S, fig >= E.VH_FIG_MONSTER0):
         r, s = summon_target_nb(T, S, p, params)
         if r >= 0:

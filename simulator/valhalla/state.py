@@ -107,6 +107,7 @@ VSTATE_DTYPE = np.dtype([
     ("rv_near", np.int8, (E.VH_MAX_REGIONS,)),  # neighbours with a god or a Region Token, or Valhalla
     ("rv_worth", np.float64, (E.VH_MAX_REGIONS,)),  # policy.reward_worth_nb
     ("rv_smax", np.float64, (1,)),  # the most a common region adds to a Summon's score (policy.summon_cap_nb)
+    ("rv_nopen", np.int64, (1,)),  # how many regions are contestable (rv_open): engine.all_claimed_nb
     # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
     # field carries no reference count, where an np.empty array passed on bumps one per call)
     ("w_act", np.int64, (3,)),  # the action chosen (engine.action_phase_nb)
