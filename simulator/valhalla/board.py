@@ -44,18 +44,22 @@ def sheet_scan_nb(T, S, p, op):
 def sheet_refresh_nb(T, S, p):
     """S.sheet[p, op] = sheet_scan_nb(T, S, p, op) for every opcode, in one pass over the slots:
     call after any change to clan p's upgrades (S.slot, S.slot_quest); the invariants check the
-    two agree."""
+    two agree. S.sheet_ops[p]: bits 1 << op of every opcode an upgrade carries (Monsters' too),
+    argument-less ones included."""
     for op in range(E.N_VOPS):
         S.sheet[p, op] = 0
+    m = 0
     for k in range(E.VH_N_SLOTS):
         c = S.slot[p, k]
         if c < 0 or S.slot_quest[p, k] == 1:
             continue
+        m |= T.card_opmask[c]
         for e in range(2):
             op = T.card_op[c, e]
             if op < 0 or (battle_op_nb(op) and T.card_type[c] == E.VCT_MONSTER):
                 continue
             S.sheet[p, op] += T.card_a[c, e]
+    S.sheet_ops[p] = m
     board_changed_nb(S, p)  # an Elite upgrade changes its Elites' STR
 
 

@@ -370,23 +370,12 @@ def summon_action_nb(T, S, p, f, r):
     """The Summon action: figure f into region r; with a summon_two upgrade a second figure
     from the reserve follows into the same region (paying its own cost)."""
     ok = summon_nb(T, S, p, f, r)
-    if ok and _summon_two_cards(T, S, p) > 0:
+    if ok and (S.sheet_ops[p] >> E.VOP_SUMMON_TWO) & 1:  # an upgrade with summon_two
         for g in range(E.VH_NFIG):
             if S.loc[p, g] == E.VH_LOC_RESERVE and (g >= E.VH_FIG_MONSTER0 or S.rage[p] >= 1):
                 summon_nb(T, S, p, g, r)
                 break
     return ok
-
-
-@njit(cache=True)
-def _summon_two_cards(T, S, p):
-    n = 0
-    for k in range(E.VH_N_SLOTS):
-        x = S.slot[p, k]
-        if x >= 0 and S.slot_quest[p, k] == 0 and (T.card_op[x, 0] == E.VOP_SUMMON_TWO or
-                                                   T.card_op[x, 1] == E.VOP_SUMMON_TWO):
-            n += 1
-    return n
 
 
 @njit(cache=True, _nrt=False)  # no reference counts in the phase (numba extends it to the callees)

@@ -78,9 +78,16 @@ def check_invariants_nb(T, S):
                 return INV_SLOTS
             if isq and S.gs[G_PHASE] > E.VPH_QUEST:
                 return INV_SLOTS
+        ops = 0
         for op in range(E.N_VOPS):
             if S.sheet[p, op] != sheet_scan_nb(T, S, p, op):
                 return INV_SLOTS
+            for j in range(E.VH_N_SLOTS):
+                c = S.slot[p, j]
+                if c >= 0 and S.slot_quest[p, j] == 0 and (T.card_op[c, 0] == op or T.card_op[c, 1] == op):
+                    ops |= 1 << op
+        if S.sheet_ops[p] != ops:
+            return INV_SLOTS
         if S.view_stale[p] == 0 and not view_kept_nb(T, S, p):
             return INV_VIEW
         cards += S.hand_n[p] + S.saved_n[p] + S.discard_n[p]

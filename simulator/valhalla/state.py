@@ -49,6 +49,7 @@ VSTATE_DTYPE = np.dtype([
     ("slot", np.int16, (P5, E.VH_N_SLOTS)),  # card in each clan-sheet slot, -1 empty
     ("slot_quest", np.int8, (P5, E.VH_N_SLOTS)),  # 1: a committed quest (face down)
     ("sheet", np.int32, (P5, E.N_VOPS)),  # each opcode's sum over the upgrades (board.sheet_refresh_nb)
+    ("sheet_ops", np.int64, (P5,)),  # the opcodes the upgrades carry, bit 1 << op (board.sheet_refresh_nb)
     ("stat", np.int8, (P5, E.N_STATS)),  # step index 0..5
     ("rage", np.int16, (P5,)),
     ("glory", np.int32, (P5, E.N_GLORY_SRC)),
@@ -145,6 +146,7 @@ def init_state_nb(S, n_players, seed, log_on, check_on):
     S.slot[:, :] = -1
     S.slot_quest[:, :] = 0
     S.sheet[:, :] = 0
+    S.sheet_ops[:] = 0
     S.stat[:, :] = 0
     S.rage[:] = 0
     S.glory[:, :] = 0
