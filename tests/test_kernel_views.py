@@ -143,6 +143,20 @@ def test_greedy_choice_without_a_list_is_choose_action_over_the_list():
 
 
 
+def _vh_random_figures(T, S, rng, slot_share):
+    """Random figure locations (regions, the reserve, kill piles, the Feast Hall, none), Monster
+    cards and clan sheets (a share ``slot_share`` of the slots filled, a fifth of them quests) on
+    a Valhalla state; every sheet's kept sums refreshed."""
+    from volva.simulator.valhalla.board import sheet_refresh_nb
+    R, n = int(T.n_regions), int(T.n_cards)
+    S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
+    S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
+    S.slot[:] = np.where(rng.random(S.slot.shape) < slot_share, rng.integers(0, n, S.slot.shape), -1)
+    S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+    for p in range(E.MAX_PLAYERS):
+        sheet_refresh_nb(T, S, p)
+
+
 def test_valhalla_board_view_agrees_with_the_scans():
     """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb, and
     adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
@@ -157,7 +171,6 @@ def test_valhalla_board_view_agrees_with_the_scans():
         count_in_nb,
         fig_str_nb,
         is_common_nb,
-        sheet_refresh_nb,
         str_in_nb,
     )
     from volva.simulator.valhalla.state import G_AGE
@@ -175,12 +188,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     for _ in range(150):
         P = int(rng.integers(2, E.MAX_PLAYERS + 1))
         S.gs[VG_NP], S.gs[G_AGE] = P, int(rng.integers(1, 4))
-        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
-        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
-        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.4, rng.integers(0, n, S.slot.shape), -1)
-        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
-        for p in range(E.MAX_PLAYERS):
-            sheet_refresh_nb(T, S, p)
+        _vh_random_figures(T, S, rng, 0.4)
         S.view_stale[:] = 1  # figures placed by hand (the engine calls board_changed_nb)
         S.token[:] = rng.random(S.token.shape) < 0.3
         S.god_at[:] = np.where(rng.random(S.god_at.shape) < 0.2, 0, -1)
@@ -244,25 +252,19 @@ def test_valhalla_moves_keep_the_board_view():
     kill piles and the Feast Hall (rulebook "Summon", "March", "Contest": figures move and die),
     and leaves a stale clan's rows to the recount."""
     from volva.simulator.valhalla import policy as VP
-    from volva.simulator.valhalla.board import move_fig_nb, sheet_refresh_nb
+    from volva.simulator.valhalla.board import move_fig_nb
     from volva.simulator.valhalla.state import G_NP as VG_NP
     from volva.simulator.valhalla.state import new_state as vh_state
     T = engines.load_ruleset("valhalla").tables
     R = int(T.n_regions)
     rng = np.random.default_rng(17)
     S = vh_state()[0]
-    n = int(T.n_cards)
     dests = [E.VH_LOC_RESERVE, E.VH_LOC_FEAST, E.VH_LOC_KILL0, E.VH_LOC_KILL0 - 1, *range(R)]
     moved = emptied = 0
     for _ in range(60):
         P = int(rng.integers(2, E.MAX_PLAYERS + 1))
         S.gs[VG_NP] = P
-        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
-        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
-        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.4, rng.integers(0, n, S.slot.shape), -1)
-        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
-        for p in range(E.MAX_PLAYERS):
-            sheet_refresh_nb(T, S, p)
+        _vh_random_figures(T, S, rng, 0.4)
         VP.board_view_nb(T, S)
         for _ in range(40):
             p, f = int(rng.integers(0, P)), int(rng.integers(0, E.VH_NFIG))
@@ -400,7 +402,6 @@ def test_valhalla_battle_mask_skips_only_opcodes_no_source_carries():
     what they give with every bit set, on random sheets, hands and boards; card_opmask holds each
     card's opcodes."""
     from volva.simulator.valhalla import contest as VC
-    from volva.simulator.valhalla.board import sheet_refresh_nb
     from volva.simulator.valhalla.state import new_state as vh_state
 
     T = engines.load_ruleset("valhalla").tables
@@ -411,13 +412,9 @@ def test_valhalla_battle_mask_skips_only_opcodes_no_source_carries():
     S = vh_state()[0]
     acting = skipped = 0
     for _ in range(300):
-        S.loc[:] = rng.integers(E.VH_LOC_NONE, R, size=S.loc.shape)
-        S.mon_card[:] = np.where(rng.random(S.mon_card.shape) < 0.6, rng.integers(0, n, S.mon_card.shape), -1)
-        S.slot[:] = np.where(rng.random(S.slot.shape) < 0.3, rng.integers(0, n, S.slot.shape), -1)
-        S.slot_quest[:] = rng.random(S.slot_quest.shape) < 0.2
+        _vh_random_figures(T, S, rng, 0.3)
         S.played[:] = np.where(rng.random(S.played.shape) < 0.8, rng.integers(0, n, S.played.shape), -1)
         p, r = int(rng.integers(0, E.MAX_PLAYERS)), int(rng.integers(0, R))
-        sheet_refresh_nb(T, S, p)
         mask = VC.battle_mask_nb(T, S, p, r)
         for op in range(E.N_VOPS):
             S.w_bmask[p] = -1  # every bit: the sums over every source
