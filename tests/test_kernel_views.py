@@ -158,7 +158,7 @@ def _vh_random_figures(T, S, rng, slot_share):
 
 
 def test_valhalla_board_view_agrees_with_the_scans():
-    """Blood Rage: Valhalla greedy's one-pass view (valhalla.policy.board_view_nb, and
+    """Blood Rage: Valhalla greedy's one-pass view (valhalla.view.board_view_nb, and
     adjacent_str_nb on its table) gives what the per-call scans give (rulebook "Figures": figure
     STR; "Contest", "Call to Battle": figures in and next to a region), and summon_target_nb's
     Prove Valor neighbour count (adjacency lists, tables.adj_to) gives the score of a scan of the
@@ -166,6 +166,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
     never exceeds valor_cap_nb, contest_score_nb's a region's worth plus choose_action_nb's lift:
     the bounds under which choose_action_nb skips a search)."""
     from volva.simulator.valhalla import policy as VP
+    from volva.simulator.valhalla import view as VV
     from volva.simulator.valhalla.board import (
         contestable_nb,
         count_in_nb,
@@ -198,15 +199,15 @@ def test_valhalla_board_view_agrees_with_the_scans():
         S.stat[:] = rng.integers(0, E.N_STEPS, size=S.stat.shape)
         S.hand[:], S.hand_n[:] = rng.integers(0, n, size=S.hand.shape), rng.integers(0, 4, size=S.hand_n.shape)
         S.contests[:] = rng.integers(0, 3, size=S.contests.shape)
-        VP.board_view_nb(T, S)
-        VP.region_view_nb(T, S)
+        VV.board_view_nb(T, S)
+        VV.region_view_nb(T, S)
         for q in range(P):
             for f in range(E.VH_NFIG):
                 assert S.w_fstr[q, f] == fig_str_nb(T, S, q, f)
             for r in range(R):
                 assert (S.w_cnt[q, r], S.w_str[q, r]) == (count_in_nb(S, q, r), str_in_nb(T, S, q, r))
                 f, s = VP.best_adjacent_nb(T, S, q, r)
-                assert VP.adjacent_str_nb(T, S, q, r) == (s if f >= 0 else -1), (q, r)
+                assert VV.adjacent_str_nb(T, S, q, r) == (s if f >= 0 else -1), (q, r)
                 adjacent_seen += f >= 0
         p = int(rng.integers(0, P))
         want_r, want_s = -1, VP.NEG  # the scan summon_target_nb replaced, term by term
@@ -215,7 +216,7 @@ def test_valhalla_board_view_agrees_with_the_scans():
                 continue
             s = 0.0
             if contestable_nb(T, S, r):
-                s += VP.reward_worth_nb(T, S, r) * 0.4
+                s += VV.reward_worth_nb(T, S, r) * 0.4
                 if count_in_nb(S, p, r) == 0:
                     s += 1.0
             rival = max([str_in_nb(T, S, q, r) for q in range(P) if q != p] + [0])
@@ -251,7 +252,7 @@ def test_valhalla_moves_keep_the_board_view():
     (counts, STR, strongest figure, figures on the board), for moves between regions, the reserve,
     kill piles and the Feast Hall (rulebook "Summon", "March", "Contest": figures move and die),
     and leaves a stale clan's rows to the recount."""
-    from volva.simulator.valhalla import policy as VP
+    from volva.simulator.valhalla import view as VV
     from volva.simulator.valhalla.board import move_fig_nb
     from volva.simulator.valhalla.state import G_NP as VG_NP
     from volva.simulator.valhalla.state import new_state as vh_state
@@ -265,7 +266,7 @@ def test_valhalla_moves_keep_the_board_view():
         P = int(rng.integers(2, E.MAX_PLAYERS + 1))
         S.gs[VG_NP] = P
         _vh_random_figures(T, S, rng, 0.4)
-        VP.board_view_nb(T, S)
+        VV.board_view_nb(T, S)
         for _ in range(40):
             p, f = int(rng.integers(0, P)), int(rng.integers(0, E.VH_NFIG))
             src = int(S.loc[p, f])
@@ -274,7 +275,7 @@ def test_valhalla_moves_keep_the_board_view():
             emptied += 0 <= src < R and S.w_cnt[p, src] == 0
             kept = [S[k][:P].copy() for k in ("w_cnt", "w_str", "w_fstr", "w_fmax", "w_onb")]
             S.view_stale[:P] = 1
-            VP.board_view_nb(T, S)
+            VV.board_view_nb(T, S)
             for k, a in zip(("w_cnt", "w_str", "w_fstr", "w_fmax", "w_onb"), kept):
                 assert (S[k][:P] == a).all(), k
     assert moved > 1000 and emptied > 100

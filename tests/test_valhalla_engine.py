@@ -33,11 +33,11 @@ LINEUPS = {3: ["greedy", "random", "quester"], 4: ["thor", "loki", "warlord", "r
 
 
 def test_invariants_catch_a_stale_board_view(rs):
-    """The kept board view (policy.board_view_nb recomputes only the clans flagged stale) is
+    """The kept board view (view.board_view_nb recomputes only the clans flagged stale) is
     checked: a figure moved without board_changed_nb is reported as INV_VIEW; flagged, it is not.
-    So is the kept region view (policy.region_view_nb) after a claim made without it."""
+    So is the kept region view (view.region_view_nb) after a claim made without it."""
     from volva.simulator.valhalla.invariants import INV_OK, INV_VIEW, check_invariants_nb
-    from volva.simulator.valhalla.policy import board_view_nb, region_view_nb
+    from volva.simulator.valhalla.view import board_view_nb, region_view_nb
     S = play_game(rs, [resolve("greedy")] * 4, seed=5)
     board_view_nb(rs.tables, S)
     assert check_invariants_nb(rs.tables, S) == INV_OK and not S.view_stale[:4].any()

@@ -13,8 +13,8 @@ from volva.simulator.engines import load_ruleset
 from volva.simulator.valhalla import engine as V
 from volva.simulator.valhalla.board import fig_str_nb, sheet_refresh_nb, str_in_nb
 from volva.simulator.valhalla.contest import call_to_battle_nb
-from volva.simulator.valhalla.policy import region_view_nb
 from volva.simulator.valhalla.state import G_AGE, G_DECK_N, G_FIRST, G_REMOVED, init_state_nb, new_state
+from volva.simulator.valhalla.view import region_view_nb
 from volva.strategies.valhalla import resolve
 
 EL0, EL1, W0, W1, W2 = 0, 1, 2, 3, 4

@@ -65,7 +65,7 @@ def sheet_refresh_nb(T, S, p):
 
 @njit(cache=True, _nrt=False)
 def board_changed_nb(S, p):
-    """Clan p's figures' STR changed: policy.board_view_nb recomputes its rows of the kept board
+    """Clan p's figures' STR changed: view.board_view_nb recomputes its rows of the kept board
     view. Call after every write to S.mon_card or the sheet, and after any write to S.loc not
     made by move_fig_nb."""
     S.view_stale[p] = 1
@@ -74,10 +74,10 @@ def board_changed_nb(S, p):
 @njit(cache=True, _nrt=False)
 def move_fig_nb(T, S, p, f, dst):
     """S.loc[p, f] = dst (a region, the reserve, a kill pile or the Feast Hall). Clan p's rows of
-    the kept board view (policy.board_view_nb), when up to date, follow the move: only the two
+    the kept board view (view.board_view_nb), when up to date, follow the move: only the two
     regions' counts, STR and strongest figure change (a recount of a clan's rows after each move
     was a twentieth of a game's time). The same integer sums and the same fold for the strongest
-    figure as policy.view_refresh_nb, so the rows are those a recount gives (the invariants check)."""
+    figure as view.view_refresh_nb, so the rows are those a recount gives (the invariants check)."""
     src = S.loc[p, f]
     S.loc[p, f] = dst
     if S.view_stale[p]:

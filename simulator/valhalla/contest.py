@@ -26,8 +26,9 @@ from .board import (
     sheet_sum_nb,
     total_glory_nb,
 )
-from .policy import battle_card_nb, board_view_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb, region_claimed_nb
+from .policy import battle_card_nb, call_choice_nb, card_worth_nb, choose_stat_nb, enemy_target_nb
 from .state import G_NP, G_REMOVED, log_nb, note_use_nb
+from .view import board_view_nb, region_claimed_nb
 
 
 # --- figures leaving the board ----------------------------------------------------------------

@@ -31,8 +31,9 @@ from .board import (
 )
 from .contest import contest_nb, remove_fig_nb
 from .invariants import checkpoint_nb
-from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb, region_view_nb
+from .policy import card_worth_nb, choose_action_nb, choose_stat_nb, draft_pick_nb, march_dest_nb
 from .state import G_AGE, G_CAPPED, G_DECK_N, G_DECK_TOTAL, G_FIRST, G_NP, G_REMOVED, G_TURNS, log_nb, note_use_nb
+from .view import region_view_nb
 
 
 # --- setup ("Setup": Prepare Your Clan, Prepare the Board) -----------------------------------
@@ -320,7 +321,7 @@ def quest_nb(T, S, p, c):
 @njit(cache=True)
 def all_claimed_nb(T, S):
     """Every region without a Region Token has been successfully contested this age: none is
-    contestable (board.contestable_nb), counted in the kept region view (policy.region_view_nb)."""
+    contestable (board.contestable_nb), counted in the kept region view (view.region_view_nb)."""
     return S.rv_nopen[0] == 0
 
 

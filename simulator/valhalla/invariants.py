@@ -6,8 +6,8 @@ from numba import njit
 from ..core import enums as E
 from ..core.record import INV_FIRST_VALHALLA, record_violation_nb
 from .board import contestable_nb, count_in_nb, fig_str_nb, is_common_nb, sheet_scan_nb, str_in_nb
-from .policy import reward_worth_nb, summon_room_nb
 from .state import G_AGE, G_CHECK, G_DECK_N, G_DECK_TOTAL, G_NP, G_PHASE, G_REMOVED, G_VIOLATION
+from .view import reward_worth_nb, summon_room_nb
 
 INV_OK = 0
 INV_FIRST = INV_FIRST_VALHALLA  #: Valhalla's codes follow it (core.record: codes namespaced per engine)
@@ -22,7 +22,7 @@ INV_GLORY = INV_FIRST + 7  #: negative Glory from a source
 INV_UNFINISHED = INV_FIRST + 8  #: the game did not end after the third age
 INV_CLAIM = INV_FIRST + 9  #: a Reward Token on a region under a Region Token
 INV_VIEW = INV_FIRST + 10  #: the kept board view differs from the board: a clan's (S.w_cnt, w_str, w_fmax, w_fstr, w_onb)
-#: or a region's (S.rv_*, policy.region_view_nb)
+#: or a region's (S.rv_*, view.region_view_nb)
 #: code -> name
 INV_NAMES = dict(zip((INV_OK, INV_LOC, INV_MONSTER, INV_SLOTS, INV_SUMMON, INV_RAGE, INV_CARDS, INV_GLORY,
                       INV_UNFINISHED, INV_CLAIM, INV_VIEW),
@@ -110,7 +110,7 @@ def check_invariants_nb(T, S):
 
 @njit(cache=True)
 def view_kept_nb(T, S, p):
-    """Clan p's rows of the kept board view (policy.board_view_nb) agree with its figures,
+    """Clan p's rows of the kept board view (view.board_view_nb) agree with its figures,
     recomputed here figure by figure."""
     for f in range(E.VH_NFIG):
         if S.w_fstr[p, f] != fig_str_nb(T, S, p, f):
@@ -129,7 +129,7 @@ def view_kept_nb(T, S, p):
 
 @njit(cache=True)
 def regions_kept_nb(T, S):
-    """The kept region view (policy.region_view_nb) agrees with the tokens, gods, claims and
+    """The kept region view (view.region_view_nb) agrees with the tokens, gods, claims and
     rewards, recomputed here from the adjacency matrix."""
     for r in range(T.n_regions):
         near = 0

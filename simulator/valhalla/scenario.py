@@ -46,8 +46,8 @@ from ..core import enums as E
 from ..core.loading import ScenarioError
 from ..core.scenario import ScenarioFile, clan_tables, load_with_options, play_step, refused_text
 from .board import sheet_refresh_nb
-from .policy import region_view_nb
 from .state import G_AGE, G_LOG_N, G_SCRIPT_BAD, G_SCRIPT_BAD_AT, init_state_nb, new_state
+from .view import region_view_nb
 
 PHASES = ("action", "quest", "valor", "release", "end_age", "end_game")
 ACTIONS = ("contest", "summon", "march", "upgrade", "quest", "pass")

@@ -92,7 +92,7 @@ VSTATE_DTYPE = np.dtype([
     ("pol_params", np.float64, (P5, E.VP_N + E.VH_MAX_CARDS)),
     ("log", np.int32, (LOG_ROWS, LOG_WIDTH)),
     # The board as greedy reads it, kept per clan: board.move_fig_nb updates a clan's rows as a
-    # figure moves; policy.board_view_nb recomputes them only when view_stale is set
+    # figure moves; view.board_view_nb recomputes them only when view_stale is set
     # (board.board_changed_nb, called wherever a figure's STR changes); the invariants check them
     ("view_stale", np.int8, (P5,)),
     ("w_cnt", np.int64, (P5, E.VH_MAX_REGIONS)),  # count_in_nb of every clan and region
@@ -100,13 +100,13 @@ VSTATE_DTYPE = np.dtype([
     ("w_fstr", np.int64, (P5, E.VH_NFIG)),  # fig_str_nb of every figure
     ("w_fmax", np.int64, (P5, E.VH_MAX_REGIONS)),  # STR of each clan's strongest figure in each region, -1 none
     ("w_onb", np.int64, (P5,)),  # figures of each clan on the board (in a region)
-    # The regions as greedy reads them, kept between decisions (policy.region_view_nb, called
+    # The regions as greedy reads them, kept between decisions (view.region_view_nb, called
     # wherever a Region Token, god, claim or reward changes; the invariants check them)
     ("rv_common", np.int8, (E.VH_MAX_REGIONS,)),  # board.is_common_nb
     ("rv_open", np.int8, (E.VH_MAX_REGIONS,)),  # board.contestable_nb
     ("rv_valor", np.int8, (E.VH_MAX_REGIONS,)),  # a Prove Valor region: a god's, or Valhalla
     ("rv_near", np.int8, (E.VH_MAX_REGIONS,)),  # neighbours with a god or a Region Token, or Valhalla
-    ("rv_worth", np.float64, (E.VH_MAX_REGIONS,)),  # policy.reward_worth_nb
+    ("rv_worth", np.float64, (E.VH_MAX_REGIONS,)),  # view.reward_worth_nb
     ("rv_smax", np.float64, (1,)),  # the most a common region adds to a Summon's score (policy.summon_cap_nb)
     ("rv_nopen", np.int64, (1,)),  # how many regions are contestable (rv_open): engine.all_claimed_nb
     # Work buffers: scratch space with no meaning between calls, never reset (a view of a record
