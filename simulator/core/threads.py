@@ -41,9 +41,9 @@ def slices(n: int, threads: int, least: int) -> list[tuple[int, int]]:
     """Contiguous (lo, hi) slices covering 0..n-1, each 1/(SLICE_SHARE x threads) of the games
     after its start (rounded up) but at least ``least`` (the last may be shorter): sizes never
     grow, so the last slices handed out are short and no thread waits long for another at the
-    end of a batch (with equal slices it waited half a slice on average: 5 % of a two-thread
-    batch of 50,000 games at eight slices per thread). About SLICE_SHARE x threads x
-    (1 + ln(n / (SLICE_SHARE x threads x least))) slices, Python running once for each."""
+    end of a batch (with eight equal slices per thread it waited half a slice on average).
+    About SLICE_SHARE x threads x (1 + ln(n / (SLICE_SHARE x threads x least))) slices, Python
+    running once for each."""
     out, lo = [], 0
     while lo < n:
         size = max(least, -(-(n - lo) // (threads * SLICE_SHARE)))
