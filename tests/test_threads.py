@@ -47,17 +47,26 @@ def test_spread_plays_every_slice_once_on_several_threads():
         spread(1000, play)
     finally:
         numba.set_num_threads(old)
-    assert sorted(calls) == slices(1000, min(2, numba.config.NUMBA_NUM_THREADS), 8)
+    t = min(2, numba.config.NUMBA_NUM_THREADS)
+    assert sorted(calls) == (slices(1000, t, 8) if t > 1 else [(0, 1000)])  # one thread: one slice
     assert len(names) == min(2, numba.config.NUMBA_NUM_THREADS)  # the caller and one helper
 
 
-def test_spread_raises_the_error_of_a_slice():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_spread_raises_the_error_of_a_slice(threads):
+    """The error of the slice holding game 500 reaches the caller, on one thread (one slice) and
+    on two."""
     def play(lo, hi):
-        if lo > 0:
+        if lo <= 500 < hi:
             raise ValueError(f"slice {lo}")
 
-    with pytest.raises(ValueError, match="slice"):
-        spread(1000, play)
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        with pytest.raises(ValueError, match="slice"):
+            spread(1000, play)
+    finally:
+        numba.set_num_threads(old)
 
 
 def test_spread_calls_returns_each_result_in_order_with_one_numba_thread_per_call():
