@@ -85,17 +85,13 @@ def call_to_battle_nb(T, S, c, r, kinds, params):
 
 @njit(cache=True, _nrt=False)
 def battle_mask_nb(T, S, p, r):
-    """Bits 1 << op of every opcode that clan p's revealed card, upgrades (quests and Monsters
-    too) or Monsters in r carry: from the cards revealed on, a battle's sources of clan p only
-    leave (figures die), so battle_effects_nb and _count_op_nb skip an opcode outside it."""
-    m = 0
+    """Bits 1 << op of every opcode that clan p's revealed card, upgrades (S.sheet_ops, Monster
+    upgrades too) or Monsters in r carry: from the cards revealed on, a battle's sources of clan p
+    only leave (figures die), so battle_effects_nb and _count_op_nb skip an opcode outside it."""
+    m = S.sheet_ops[p]
     c = S.played[p]
     if c >= 0:
         m |= T.card_opmask[c]
-    for k in range(E.VH_N_SLOTS):
-        x = S.slot[p, k]
-        if x >= 0:
-            m |= T.card_opmask[x]
     for k in range(E.VH_N_MONSTERS):
         x = S.mon_card[p, k]
         if x >= 0 and S.loc[p, E.VH_FIG_MONSTER0 + k] == r:
