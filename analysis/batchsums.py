@@ -112,8 +112,10 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     tied = (w > 0) & (w < S.WIN_UNIT)
     cv = dict(vals, figs=rows(lambda b: np.asarray(b.board_rag, np.int64)), legendary=legendary,
               tied=tied.astype(np.int64), tied_w=np.where(tied, w, 0))
+    by_src = np.ascontiguousarray(src.T)  # a contiguous row per source: _grouped copies them fast
+    sq = by_src * by_src
     for i, name in enumerate(S.SOURCES):
-        cv[f"s_{name}"], cv[f"q_{name}"] = src[:, i], src[:, i] * src[:, i]
+        cv[f"s_{name}"], cv[f"q_{name}"] = by_src[i], sq[i]
     strat = (s_code, s_names)
     t = {"clans": S._grouped("clans", [S._ints(npl), S._ints(seat), strat], cv)}
     levels = _ranked(lv[:, 0] * 100 + lv[:, 1] * 10 + lv[:, 2], lambda x: f"R{x // 100} A{x // 10 % 10} H{x % 10}")
@@ -126,14 +128,7 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     t["gods"] = S._grouped("gods", [strat, gods], gv, block)
     _card_tables(t, rows, rs, strat, vals, block, gv)
     t["blocks"] = S._blocks_table(npl, seat, s_code, s_names, block, w)
-    shape = rows(lambda b: (b.game_shape if getattr(b, "game_shape", None) is not None
-                            else np.full((*b.rank.shape, E.N_SHAPE), -1)).astype(np.int64))
-    ok = (shape >= 0).all(axis=1)
-    if ok.any():
-        sv = {"n": np.ones(int(ok.sum()), np.int64)}
-        for i, name in enumerate(E.SHAPE_NAMES):
-            sv[f"k_{name}"], sv[f"k2_{name}"] = shape[ok, i], shape[ok, i] ** 2
-        t["shape"] = S._grouped("shape", [(s_code[ok], s_names)], sv)
+    t["shape"] = _shape(cr, strat)
     t["groups"] = _groups(outs, rs, order, strat, gv, block)
     t["h2h"] = _h2h(s_code, s_names, w, rank, block, P)
     if points is not None:
@@ -144,7 +139,7 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
 def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     """The draft, drafted_gods and use tables (from the picks and uses arrays) into ``t``; ``rows``
     turns a per-seat field into clan rows. The loop is :func:`analysis.kernels.card_rows_nb`."""
-    from volva.analysis.kernels import card_rows_nb
+    from volva.analysis.kernels import card_rows_nb, god_pair_nb
     c_names, c_inv = np.unique(np.asarray(list(rs.card_names), dtype=object), return_inverse=True)
     c_inv = c_inv.reshape(-1).astype(np.int64)
     C, V = len(c_names), len(c_inv)
@@ -156,16 +151,14 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
                     np.bincount(cell, weights=vals["w"], minlength=nb * NS).round().astype(np.int64)],
                    axis=1).reshape(nb, NS, 2).astype(np.int64)  # win units < 2**53: exact
     clans = np.stack([block, vals["w"], vals["g"], s_code], axis=1)
-    picks = rows(lambda b: b.picks).astype(np.int64)
+    picks = rows(lambda b: b.picks)  # the engine's dtype: the kernels take any integer
     if (picks >= 0).any():
         cg = R.card_gods(rs)
         names = {nm: i for i, nm in enumerate(E.CARD_GOD_NAMES)}
-        god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in rs.card_names], np.int64)[picks]
-        NG = len(E.CARD_GOD_NAMES)
-        row = np.broadcast_to(np.arange(len(picks), dtype=np.int64)[:, None, None], picks.shape)
-        ok = (picks >= 0) & (god >= 0)  # cards held per (clan row, god)
-        counts = np.bincount((row * NG + god)[ok], minlength=len(picks) * NG).reshape(len(picks), NG)
-        t["drafted_gods"] = S._grouped("drafted_gods", [strat, S.god_pair_codes(counts)], gv, block)
+        card_god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in rs.card_names], np.int64)
+        pair = np.empty(len(picks), np.int64)
+        god_pair_nb(picks.reshape(len(picks), -1), card_god, len(E.CARD_GOD_NAMES), pair)
+        t["drafted_gods"] = S._grouped("drafted_gods", [strat, S.god_pair_ranked(pair)], gv, block)
         A, K = picks.shape[1], picks.shape[2]
         lut = np.full((A, V, 2), -1, np.int64)
         for a in range(A):
@@ -174,7 +167,7 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
         out = np.zeros((NS * 4 * C, 13), np.int64)
         card_rows_nb(picks.reshape(len(picks), -1), lut, slots, clans, tot, 4 * C, out)
         t["draft"] = S.card_table("draft", out, s_names, c_names)
-    uses = rows(lambda b: b.uses).astype(np.int64)
+    uses = rows(lambda b: b.uses)
     if not (uses >= 0).any():
         return
     code = np.arange(V * 16, dtype=np.int64)  # every value a use slot can hold: card * 16 + age * 4 + use
@@ -190,6 +183,27 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     out = np.zeros((NS * 4 * C * U, 13), np.int64)
     card_rows_nb(uses, lut[None], np.zeros((uses.shape[1], 2), np.int64), clans, tot, 4 * C * U, out)
     t["use"] = S.card_table("use", out, s_names, c_names, u_names)
+
+
+def _shape(cr: ClanRows, strat) -> S.Table | None:
+    """The shape table (``Stats.from_frames``'s): per strategy, the clans whose game-shape counters
+    are all known, and the sums and sums of squares of each counter; None when no clan has them."""
+    from volva.analysis.kernels import group_moments_nb
+    shape = cr.rows(lambda b: b.game_shape if getattr(b, "game_shape", None) is not None
+                    else np.full((*b.rank.shape, E.N_SHAPE), -1, np.int16))
+    s_code, s_names = strat
+    inv = np.where((shape >= 0).all(axis=1), s_code, -1)
+    out = np.zeros((len(s_names), 1 + 2 * E.N_SHAPE), np.int64)
+    group_moments_nb(inv, shape, out)
+    live = np.nonzero(out[:, 0])[0]
+    if not len(live):
+        return None
+    cols = {"strategy": s_names[live].astype(object), "n": out[live, 0]}
+    for i, name in enumerate(E.SHAPE_NAMES):
+        cols[f"k_{name}"] = out[live, 1 + i]
+    for i, name in enumerate(E.SHAPE_NAMES):
+        cols[f"k2_{name}"] = out[live, 1 + E.N_SHAPE + i]
+    return S.Table("shape", {k: cols[k] for k in S.KEYS["shape"] + S.SUMS["shape"]})
 
 
 def _groups(outs, rs, order, strat, gv, block) -> S.Table | None:

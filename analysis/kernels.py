@@ -239,19 +239,51 @@ def _convergence_emit(row, done, T, W):
 def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
     """:func:`card_sums_nb` straight from the engine's per-seat card arrays (no entry list).
 
-    raw: int64[R, M] per clan row (rows in game order, a seed block's rows consecutive) its M slots
-    (picks or uses as the engine stores them), -1 empty; slots: int64[M, 2] per slot its row of
-    ``lut`` and its pick number (0 if none); lut: int64[L, V, 2] per (lut row, slot value) the cell
-    part (age, card[, use]) of the entry and of a second entry (the 'played' use), -1 none; clans:
-    int64[R, 4] seed block, win units, Glory and strategy code of each row (cell = strategy *
-    per_s + part); totals: int64[blocks, S, 2] clans and win units of each strategy per block;
-    out as card_sums_nb.
+    raw: int[R, M] (any integer dtype) per clan row (rows in game order, a seed block's rows
+    consecutive) its M slots (picks or uses as the engine stores them), -1 empty; slots:
+    int64[M, 2] per slot its row of ``lut`` and its pick number (0 if none); lut: int64[L, V, 2]
+    per (lut row, slot value) the cell part (age, card[, use]) of the entry and of a second entry
+    (the 'played' use), -1 none; clans: int64[R, 4] seed block, win units, Glory and strategy code
+    of each row (cell = strategy * per_s + part); totals: int64[blocks, S, 2] clans and win units
+    of each strategy per block; out as card_sums_nb.
+
+    The sums run on the parts ``lut`` can give only, renumbered densely (a card of an age deck
+    has one age: a quarter of the parts), each cell's sums and state in one 128-byte record.
     """
-    _card_rows(raw, lut, slots, clans, totals, per_s, out, _card_state(out.shape[0]))
+    dense = np.full(per_s, -1, np.int64)
+    parts = np.zeros(per_s, np.int64)
+    nd = 0
+    dlut = np.full(lut.shape, -1, np.int64)
+    for i in range(lut.shape[0]):
+        for v in range(lut.shape[1]):
+            for j in range(2):
+                p = lut[i, v, j]
+                if p >= 0:
+                    if dense[p] < 0:
+                        dense[p] = nd
+                        parts[nd] = p
+                        nd += 1
+                    dlut[i, v, j] = dense[p]
+    S = out.shape[0] // per_s
+    cell = np.zeros((S * nd, 16), np.int64)
+    cell[:, _LAST] = -1
+    _card_cells(raw, dlut, slots, clans, totals, nd, cell)
+    for s in range(S):
+        for k in range(nd):
+            rec, row = cell[s * nd + k], out[s * per_s + parts[k]]
+            for j in range(13):
+                row[j] = rec[_OUT_COL[j]]
 
 
-@njit(cache=True, _nrt=False)  # no reference count per entry on the views of clans, out, totals
-def _card_rows(raw, lut, slots, clans, totals, per_s, out, state):
+# a cell's record in card_rows_nb: times, pick_sum, the last clan's (block << 32 | row), n_j and
+# w_j of that block, n, w, g (the first line, read per entry), then g2 and the cluster sums c_nn
+# c_wn c_ww c_wW c_wT c_nW c_nT (written once per clan and per block of the cell)
+_LAST, _NJ, _WJ = 2, 3, 4
+_OUT_COL = np.array([0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])  # out's 13 columns in the record
+
+
+@njit(cache=True, _nrt=False)  # no reference count per entry on the views of clans, cell, totals
+def _card_cells(raw, dlut, slots, clans, totals, nd, cell):
     for r in range(raw.shape[0]):
         s = clans[r, 3]
         for m in range(raw.shape[1]):
@@ -259,10 +291,51 @@ def _card_rows(raw, lut, slots, clans, totals, per_s, out, state):
             if v < 0:
                 continue
             for j in range(2):
-                part = lut[slots[m, 0], v, j]
-                if part >= 0:
-                    _card_entry(out, state, s * per_s + part, r, slots[m, 1] if j == 0 else 0, clans[r], totals, s)
-    _card_close(out, state, totals, per_s)
+                k = dlut[slots[m, 0], v, j]
+                if k >= 0:
+                    _cell_entry(cell[s * nd + k], r, slots[m, 1] if j == 0 else 0, clans[r], totals, s)
+    for c in range(cell.shape[0]):
+        if cell[c, _LAST] >= 0:
+            _cell_flush(cell[c], totals[cell[c, _LAST] >> 32, c // nd])
+
+
+@njit(cache=True, inline="always")
+def _cell_entry(rec, r, pick, clan, totals, s):
+    """One entry of clan row r in a cell (rec: its record; clan: the row's block, win units,
+    Glory); the clan's first entry there counts it, and a clan of a new block first flushes the
+    last block's (n_j, w_j) into the cluster sums."""
+    rec[0] += 1
+    rec[1] += pick
+    key = (clan[0] << 32) | r
+    last = rec[_LAST]
+    if last == key:
+        return
+    if last >= 0 and (last >> 32) != clan[0]:
+        _cell_flush(rec, totals[last >> 32, s])
+    rec[_LAST] = key
+    w, g = clan[1], clan[2]
+    rec[_NJ] += 1
+    rec[_WJ] += w
+    rec[5] += 1
+    rec[6] += w
+    rec[7] += g
+    rec[8] += g * g
+
+
+@njit(cache=True, inline="always")
+def _cell_flush(rec, tot):
+    """Fold a cell's (n_j, w_j) of one block into its cluster sums (tot: the strategy's (T_j, W_j)
+    in that block) and reset them."""
+    n, w, T, W = rec[_NJ], rec[_WJ], tot[0], tot[1]
+    rec[9] += n * n
+    rec[10] += w * n
+    rec[11] += w * w
+    rec[12] += w * W
+    rec[13] += w * T
+    rec[14] += n * W
+    rec[15] += n * T
+    rec[_NJ] = 0
+    rec[_WJ] = 0
 
 
 #: paired_card_sums_nb's columns: the CELL_Q products of (wdA, ndA, wdB, ndB) with (.., WA, WB, T), then
@@ -382,3 +455,60 @@ def _paired_flush(out, acc, touched, nt, tot, V, per_s):
         out[c, 39] += n * T
         out[c, 40] += 1
         acc[c, :] = 0
+
+
+@njit(cache=True)
+def group_sums_nb(inv, vals, out):
+    """Integer sums per group: out[inv[r], j] += vals[j, r] (inv: int64[R] group index per row;
+    vals: int64[V, R], a column per row; out: int64[G, V], zeros). One pass where ``np.bincount``
+    takes one per column."""
+    for r in range(inv.shape[0]):
+        g = inv[r]
+        for j in range(vals.shape[0]):
+            out[g, j] += vals[j, r]
+
+
+@njit(cache=True)
+def group_moments_nb(inv, vals, out):
+    """Rows, sums and sums of squares per group: for each row r with inv[r] >= 0 (inv: int64[R];
+    vals: int[R, V] any integer dtype), out[g, 0] += 1, out[g, 1 + j] += vals[r, j] and
+    out[g, 1 + V + j] += vals[r, j]**2, g = inv[r] (out: int64[G, 1 + 2V], zeros)."""
+    V = vals.shape[1]
+    for r in range(vals.shape[0]):
+        g = inv[r]
+        if g < 0:
+            continue
+        out[g, 0] += 1
+        for j in range(V):
+            x = np.int64(vals[r, j])
+            out[g, 1 + j] += x
+            out[g, 1 + V + j] += x * x
+
+
+@njit(cache=True)
+def god_pair_nb(picks, card_god, NG, code):
+    """Each clan row's drafted god pair (suffstats.god_pair_codes): picks: int[R, M] drafted card
+    ids (-1 empty); card_god: int64[cards] god index of each card (-1 none); code: int64[R] set to
+    -1 (no god card), g * NG + g (one god) or a * NG + b, a < b: the two gods the clan drafted most
+    cards of (ties to the lower god index)."""
+    counts = np.zeros(NG, np.int64)
+    for r in range(picks.shape[0]):
+        counts[:] = 0
+        for m in range(picks.shape[1]):
+            v = picks[r, m]
+            if v >= 0 and card_god[v] >= 0:
+                counts[card_god[v]] += 1
+        a = 0
+        for g in range(1, NG):
+            if counts[g] > counts[a]:
+                a = g
+        b = 1 if a == 0 else 0
+        for g in range(NG):
+            if g != a and counts[g] > counts[b]:
+                b = g
+        if counts[a] == 0:
+            code[r] = -1
+        elif counts[b] == 0:
+            code[r] = a * NG + a
+        else:
+            code[r] = min(a, b) * NG + max(a, b)

@@ -276,7 +276,13 @@ def god_pair_codes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c1 = np.take_along_axis(counts, top[:, :1], 1)[:, 0]
     c2 = np.take_along_axis(counts, top[:, 1:2], 1)[:, 0]
     a, b = np.minimum(top[:, 0], top[:, 1]), np.maximum(top[:, 0], top[:, 1])
-    code = np.where(c1 == 0, -1, np.where(c2 == 0, top[:, 0] * NG + top[:, 0], a * NG + b))
+    return god_pair_ranked(np.where(c1 == 0, -1, np.where(c2 == 0, top[:, 0] * NG + top[:, 0], a * NG + b)))
+
+
+def god_pair_ranked(code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int64 codes, labels in string order) of int64 god pair codes (-1 none, g * NG + g one god,
+    a * NG + b two gods; NG = len(CARD_GOD_NAMES)): :func:`god_pair_codes` after its pairing."""
+    NG = len(E.CARD_GOD_NAMES)
     uniq, inv = _unique_inverse(code)
     labels = []
     for k in uniq:
@@ -372,6 +378,15 @@ def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = Non
         out[kname] = c.astype(np.int64) if labels is None else labels[c].astype(object)
     out = {k: out[k] for k in KEYS[name]}
     per_group = _block_sums(inv, len(uniq), block, values["w"]) if block is not None else {}
+    ints = [v for v in SUMS[name] if v not in per_group and np.asarray(values[v]).dtype.kind in "biu"]
+    if ints:  # integer columns: one compiled pass (exact), where bincount takes one per column
+        from volva.analysis.kernels import group_sums_nb
+        mat = np.empty((len(ints), len(inv)), np.int64)
+        for j, vname in enumerate(ints):
+            mat[j] = values[vname]
+        sums = np.zeros((len(uniq), len(ints)), np.int64)
+        group_sums_nb(np.asarray(inv, np.int64), mat, sums)
+        per_group = dict(per_group, **{vname: sums[:, j] for j, vname in enumerate(ints)})
     for vname in SUMS[name]:
         if vname in per_group:
             out[vname] = per_group[vname]

@@ -102,3 +102,38 @@ def test_grouping_by_counting_equals_sorting():
     perm = rng.permutation(len(block))  # blocks scattered: the sorting path
     slow = S._block_sums(inv[perm], 7, block[perm], w[perm])
     assert all(np.array_equal(fast[k], slow[k]) for k in S.BLOCK_SUMS) and fast["c_G"].sum() > 300
+
+
+def test_god_pair_kernel_equals_the_sorting_reference():
+    """analysis.kernels.god_pair_nb (a clan's two most-drafted gods, ties to the lower god, from
+    its picks) gives suffstats.god_pair_codes of the per-god counts, ties and god-less cards included."""
+    from volva.analysis import suffstats as S
+    from volva.analysis.kernels import god_pair_nb
+    from volva.simulator.core import enums as E
+    NG = len(E.CARD_GOD_NAMES)
+    rng = np.random.default_rng(5)
+    card_god = rng.integers(-1, NG, 40)  # 40 card ids, some with no god
+    picks = rng.integers(-1, 40, (3000, 9)).astype(np.int16)
+    picks[:50] = -1  # clans with no pick
+    picks[50:80, 1:] = -1  # one card each
+    code = np.empty(len(picks), np.int64)
+    god_pair_nb(picks, card_god, NG, code)
+    counts = np.zeros((len(picks), NG), np.int64)
+    for r, v in zip(*np.nonzero(picks >= 0)):
+        if card_god[picks[r, v]] >= 0:
+            counts[r, card_god[picks[r, v]]] += 1
+    got, want = S.god_pair_ranked(code), S.god_pair_codes(counts)
+    assert np.array_equal(got[0], want[0]) and list(got[1]) == list(want[1])
+    assert "(none)" in set(want[1]) and any("+" not in x for x in want[1][1:])  # none, one-god and pairs seen
+
+
+def test_group_moments_kernel_skips_unknown_rows():
+    """group_moments_nb: rows, sums and sums of squares per group, rows of group -1 left out."""
+    from volva.analysis.kernels import group_moments_nb, group_sums_nb
+    vals = np.array([[1, 2], [3, -4], [5, 6]], np.int16)
+    out = np.zeros((2, 5), np.int64)
+    group_moments_nb(np.array([1, -1, 1], np.int64), vals, out)
+    assert out.tolist() == [[0, 0, 0, 0, 0], [2, 6, 8, 26, 40]]
+    sums = np.zeros((2, 2), np.int64)
+    group_sums_nb(np.array([0, 1, 0], np.int64), vals.T.astype(np.int64).copy(), sums)
+    assert sums.tolist() == [[6, 8], [3, -4]]
