@@ -2,6 +2,10 @@
 
 Self-contained (no callees in other files), so numba's own cache check on this file is
 enough; the cache directory is the engine's (``simulator`` sets it on import).
+
+Every kernel releases the GIL (``nogil=True``): a study reduces one batch while the engine plays
+the next in another thread (analysis.cluster), and the engine's threads need the GIL for a moment
+between slices of games (simulator.core.threads); a kernel holding it would idle them.
 """
 import numpy as np
 from numba import njit
@@ -9,7 +13,7 @@ from numba import njit
 from volva import simulator  # noqa: F401  (sets numba's cache directory)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def card_sums_nb(order, entries, clans, totals, S, per_s, out):
     """Sums per card cell over entries (one entry = one pick or one use of a card by a clan).
 
@@ -31,7 +35,7 @@ def card_sums_nb(order, entries, clans, totals, S, per_s, out):
     _card_close(out, state, by_game, per_s)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _card_state(ncell):
     """Per cell: last clan row, last game (or block), n_j and w_j of that game so far."""
     state = np.zeros((4, ncell), np.int64)
@@ -63,7 +67,7 @@ def _card_entry(out, state, c, r, pick, clan, totals, s):
         state[3, c] += w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _card_close(out, state, totals, per_s):
     """Flush every cell's last game (totals: [game, strategy, 2])."""
     for c in range(out.shape[0]):
@@ -71,7 +75,7 @@ def _card_close(out, state, totals, per_s):
             _flush(out[c], state[2, c], state[3, c], totals[state[1, c], c // per_s])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _flush(row, n, w, tot):
     """Add one game's (n_j, w_j) of a cell to its cluster sums (row: the cell's out row; tot: the
     strategy's (T_j, W_j) in that game)."""
@@ -86,7 +90,7 @@ def _flush(row, n, w, tot):
     row[12] += n * T
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def h2h_sums_nb(seats, block, S, out):
     """Head-to-head sums per ordered (strategy, opponent) cell over the games of a batch.
 
@@ -129,7 +133,7 @@ def h2h_sums_nb(seats, block, S, out):
     _h2h_flush(out, touched, nt, m, a, w)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _h2h_flush(out, touched, nt, m, a, w):
     """Fold one block's (m_b, a_b, w_b) of the touched cells into the cluster sums; returns 0."""
     for k in range(nt):
@@ -146,7 +150,7 @@ def _h2h_flush(out, touched, nt, m, a, w):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def block_sums_nb(inv, block, w, out):
     """The cluster sums of each group over seed blocks (suffstats ``BLOCK_SUMS``).
 
@@ -172,7 +176,7 @@ def block_sums_nb(inv, block, w, out):
     _block_flush(out, touched, nt, T, W)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _block_flush(out, touched, nt, T, W):
     """Fold one block's (T_b, W_b) of the touched groups into their sums; returns 0."""
     for k in range(nt):
@@ -186,7 +190,7 @@ def _block_flush(out, touched, nt, T, W):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def convergence_sums_nb(rows, points, S, out):
     """Cumulative sums per strategy at each checkpoint: the clans of games ``< points[k]``.
 
@@ -223,7 +227,7 @@ def convergence_sums_nb(rows, points, S, out):
         k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _convergence_emit(row, done, T, W):
     """One checkpoint's sums (row: int64[S, 6]): the completed blocks plus the current one so far."""
     for s in range(done.shape[0]):
@@ -235,7 +239,7 @@ def _convergence_emit(row, done, T, W):
         row[s, 5] = done[s, 5] + W[s] * T[s]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
     """:func:`card_sums_nb` straight from the engine's per-seat card arrays (no entry list).
 
@@ -282,7 +286,7 @@ _LAST, _NJ, _WJ = 2, 3, 4
 _OUT_COL = np.array([0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])  # out's 13 columns in the record
 
 
-@njit(cache=True, _nrt=False)  # no reference count per entry on the views of clans, cell, totals
+@njit(cache=True, nogil=True, _nrt=False)  # no reference count per entry on the views of clans, cell, totals
 def _card_cells(raw, dlut, slots, clans, totals, nd, cell):
     for r in range(raw.shape[0]):
         s = clans[r, 3]
@@ -344,7 +348,7 @@ def _cell_flush(rec, tot):
 PAIRED_CARD_COLS = 22 + 7 + 7 + 4 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_card_sums_nb(rows, arm_a, arm_b, dims, out):
     """Sums per card cell (strategy, age, card) of a paired batch (analysis.pairsums.card_sums).
 
@@ -384,7 +388,7 @@ def paired_card_sums_nb(rows, arm_a, arm_b, dims, out):
         r0 = r1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _paired_drafts(r, rows, arm_a, arm_b, dims, work, nt):
     """Clan row r's distinct drafts of each arm into acc; returns the touched count."""
     per_s, C = dims
@@ -422,7 +426,7 @@ def _paired_drafts(r, rows, arm_a, arm_b, dims, work, nt):
     return nt
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _paired_flush(out, acc, touched, nt, tot, V, per_s):
     """Fold one block's sums of the touched cells into out (see paired_card_sums_nb); resets acc."""
     for t in range(nt):
@@ -457,7 +461,7 @@ def _paired_flush(out, acc, touched, nt, tot, V, per_s):
         acc[c, :] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def group_sums_nb(inv, vals, out):
     """Integer sums per group: out[inv[r], j] += vals[j, r] (inv: int64[R] group index per row;
     vals: int64[V, R], a column per row; out: int64[G, V], zeros). One pass where ``np.bincount``
@@ -468,7 +472,7 @@ def group_sums_nb(inv, vals, out):
             out[g, j] += vals[j, r]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def group_moments_nb(inv, vals, out):
     """Rows, sums and sums of squares per group: for each row r with inv[r] >= 0 (inv: int64[R];
     vals: int[R, V] any integer dtype), out[g, 0] += 1, out[g, 1 + j] += vals[r, j] and
@@ -485,7 +489,7 @@ def group_moments_nb(inv, vals, out):
             out[g, 1 + V + j] += x * x
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def god_pair_nb(picks, card_god, NG, code):
     """Each clan row's drafted god pair (suffstats.god_pair_codes): picks: int[R, M] drafted card
     ids (-1 empty); card_god: int64[cards] god index of each card (-1 none); code: int64[R] set to
