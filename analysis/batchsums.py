@@ -10,7 +10,6 @@ the reference, and what a report rebuilt from row files uses.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from volva.analysis import records as R
 from volva.analysis import suffstats as S
@@ -26,11 +25,6 @@ def _ranked(key: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
     rank = np.empty(len(uniq), np.int64)
     rank[order] = np.arange(len(uniq))
     return rank[inv], names[order]
-
-
-def _cat_codes(cat: pd.Categorical) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, labels sorted) of a categorical, as ``suffstats._codes``."""
-    return S._codes(pd.Series(cat))
 
 
 def _path_prefix(path: np.ndarray, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -51,11 +45,18 @@ def _path_prefix(path: np.ndarray, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
     return _ranked(key, label)
 
 
-def _merged(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenated (codes, labels) of several parts, recoded on the union of their labels."""
-    labels = np.array(sorted(set().union(*(set(lb) for _, lb in parts))), dtype=object)
-    codes = [np.searchsorted(labels, lb.astype(object))[c] if len(c) else c for c, lb in parts]
-    return np.concatenate(codes).astype(np.int64), labels
+def _god_codes(gods: np.ndarray, god_names: list) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, labels) of each row's gods (int[R, k], records.gods_strings' input), labels as
+    gods_strings gives them: it labels each distinct row once, and rows of one label share a code."""
+    g = np.asarray(gods, np.int64)
+    key = np.zeros(len(g), np.int64)
+    for j in range(g.shape[1]):
+        key = key * 32 + (g[:, j] + 1)  # a god index is < 31
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    cat = R.gods_strings(g[first], god_names)
+    labels = np.asarray(cat.astype(str), dtype=object)  # per distinct row; equal labels merged below
+    names, code = np.unique(labels, return_inverse=True)
+    return code.reshape(-1)[inv.reshape(-1)].astype(np.int64), names.astype(object)
 
 
 class ClanRows:
@@ -120,10 +121,8 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     t = {"clans": S._grouped("clans", [S._ints(npl), S._ints(seat), strat], cv)}
     levels = _ranked(lv[:, 0] * 100 + lv[:, 1] * 10 + lv[:, 2], lambda x: f"R{x // 100} A{x // 10 % 10} H{x % 10}")
     t["levels"] = S._grouped("levels", [strat, levels, S._ints(legendary)], vals, block)
-    t["paths"] = S._grouped("paths", [strat, _path_prefix(rows(lambda b: b.path))], vals, block)
-    gods = _merged([(np.repeat(c, P), lb) for c, lb in
-                    (_cat_codes(R.gods_strings(np.asarray(b.gods), rs.god_names or [])) for _, _, _, b in outs)])
-    gods = (gods[0][order], gods[1])
+    t["paths"] = S._grouped("paths", [strat, _path_prefix(rows(lambda b: b.path[..., :3]))], vals, block)
+    gods = _god_codes(rows(lambda b: np.repeat(np.asarray(b.gods)[:, None], P, axis=1)), rs.god_names or [])
     gv = dict(vals, **{f"s_{s}": cv[f"s_{s}"] for s in S.SOURCES})
     t["gods"] = S._grouped("gods", [strat, gods], gv, block)
     _card_tables(t, rows, rs, strat, vals, block, gv)

@@ -346,7 +346,7 @@ def _block_sums(inv: np.ndarray, n_groups: int, block: np.ndarray, w: np.ndarray
     if len(block) and np.count_nonzero(block[1:] != block[:-1]) + 1 == B:  # each block's rows together
         from volva.analysis.kernels import block_sums_nb
         out = np.zeros((n_groups, 4), np.int64)
-        block_sums_nb(inv.astype(np.int64), block.astype(np.int64), w.astype(np.int64), out)
+        block_sums_nb(np.asarray(inv, np.int64), np.asarray(block, np.int64), np.asarray(w, np.int64), out)
         return {name: out[:, j] for j, name in enumerate(BLOCK_SUMS)}
     kb, inv2 = np.unique(inv.astype(np.int64) * B + block, return_inverse=True)
     inv2 = inv2.reshape(-1)
