@@ -75,7 +75,7 @@ def _card_close(out, state, totals, per_s):
             _flush(out[c], state[2, c], state[3, c], totals[state[1, c], c // per_s])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _flush(row, n, w, tot):
     """Add one game's (n_j, w_j) of a cell to its cluster sums (row: the cell's out row; tot: the
     strategy's (T_j, W_j) in that game)."""
@@ -330,14 +330,7 @@ def _cell_entry(rec, r, pick, clan, totals, s):
 def _cell_flush(rec, tot):
     """Fold a cell's (n_j, w_j) of one block into its cluster sums (tot: the strategy's (T_j, W_j)
     in that block) and reset them."""
-    n, w, T, W = rec[_NJ], rec[_WJ], tot[0], tot[1]
-    rec[9] += n * n
-    rec[10] += w * n
-    rec[11] += w * w
-    rec[12] += w * W
-    rec[13] += w * T
-    rec[14] += n * W
-    rec[15] += n * T
+    _flush(rec[3:], rec[_NJ], rec[_WJ], tot)  # card_sums_nb's columns 6..12 are the record's 9..15
     rec[_NJ] = 0
     rec[_WJ] = 0
 
