@@ -279,9 +279,10 @@ def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
                 row[j] = rec[_OUT_COL[j]]
 
 
-# a cell's record in card_rows_nb: times, pick_sum, the last clan's (block << 32 | row), n_j and
-# w_j of that block, n, w, g (the first line, read per entry), then g2 and the cluster sums c_nn
-# c_wn c_ww c_wW c_wT c_nW c_nT (written once per clan and per block of the cell)
+# a cell's record in card_rows_nb: times, pick_sum, the last clan's (block << 32 | row; a batch
+# has fewer than 2**31 of each), n_j and w_j of that block, n, w, g (the first line, read per
+# entry), then g2 and the cluster sums c_nn c_wn c_ww c_wW c_wT c_nW c_nT (written once per clan
+# and per block of the cell)
 _LAST, _NJ, _WJ = 2, 3, 4
 _OUT_COL = np.array([0, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])  # out's 13 columns in the record
 
@@ -457,7 +458,7 @@ def _paired_flush(out, acc, touched, nt, tot, V, per_s):
 @njit(cache=True, nogil=True)
 def group_sums_nb(inv, vals, out):
     """Integer sums per group: out[inv[r], j] += vals[j, r] (inv: int64[R] group index per row;
-    vals: int64[V, R], a column per row; out: int64[G, V], zeros). One pass where ``np.bincount``
+    vals: int64[V, R], one row per summed column; out: int64[G, V], zeros). One pass where ``np.bincount``
     takes one per column."""
     for r in range(inv.shape[0]):
         g = inv[r]
