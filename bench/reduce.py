@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+
+MAX_GAMES = 1_000_000  #: one batch is held in memory
+
+
+def _refuse(msg: str) -> None:
+    print(f"error: {msg}", file=sys.stderr)
+    sys.exit(2)
 
 
 def main() -> None:
@@ -27,12 +35,19 @@ def main() -> None:
     ap.add_argument("--ruleset", default=None, help="default: the study's own")
     ap.add_argument("--profile", action="store_true")
     a = ap.parse_args()
+    if not 1 <= a.games <= MAX_GAMES:
+        _refuse(f"--games {a.games}; allowed: 1..{MAX_GAMES:,}")
+    if a.repeat < 1:
+        _refuse(f"--repeat {a.repeat}; allowed: 1 or more")
     from volva.analysis import session
     from volva.analysis.runner import play_batch_outs, reduce_batch_outs
     from volva.analysis.suffstats import checkpoints
-    over = {"ruleset": a.ruleset} if a.ruleset else {}
-    exp = session.study_experiment(None, games=20 * a.games, **over)
-    rs, names, pols, _ = session.setup_experiment(exp, None, {})
+    over = {"ruleset": a.ruleset} if a.ruleset is not None else {}
+    try:  # the study's experiment over 20 batches (its checkpoints), this batch its first
+        exp = session.study_experiment(None, games=20 * a.games, **over)
+        rs, names, pols, _ = session.setup_experiment(exp, None, {})
+    except session.UsageError as exc:
+        _refuse(str(exc))
     outs = play_batch_outs(rs, names, pols, exp.seed, 0, a.games, exp.rotate)
     points = checkpoints(20 * a.games)
     reduce_batch_outs(outs, rs, points, rows=False)  # compiles the analysis kernels if needed
@@ -42,7 +57,7 @@ def main() -> None:
         reduce_batch_outs(outs, rs, points, rows=False)
         ms.append(1e3 * (time.perf_counter() - t))
     print(f"{rs.name}, {', '.join(names)}: reduction of a {a.games:,}-game batch: "
-          f"median {statistics.median(ms):.1f} ms, least {min(ms):.1f} ms ({a.repeat} runs)")
+          f"median {statistics.median(ms):.1f} ms, least {min(ms):.1f} ms ({a.repeat} run{'s' if a.repeat > 1 else ''})")
     if a.profile:
         import cProfile
         import pstats
