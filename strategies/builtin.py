@@ -82,6 +82,9 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
     differs from ``n_players`` (naming both counts), a name is unknown or the file is missing.
     """
     src = lineup_text(text)
+    if not src.strip():  # an empty lineup file, or only comments: say so, not "two commas in a row"
+        raise ValueError(f"lineup {text!r}: no strategy names; allowed: strategy names separated by commas"
+                         + (" or new lines" if text.strip().startswith("@") else ""))
     names = []
     for item in (x.strip() for x in src.split(",")):
         if not item:

@@ -49,5 +49,8 @@ def test_lineup_multiplicity_and_file(tmp_path):
     for bad in ("greedy*0,greedy*4", "greedy*x", f"@{tmp_path / 'missing.txt'}"):
         with pytest.raises(ValueError):
             parse_lineup(bad, 4)
+    (tmp_path / "empty.txt").write_text("# nothing yet\n")
+    with pytest.raises(ValueError, match="empty.txt.*no strategy names"):  # not 'two commas in a row' (a helper session)
+        parse_lineup(f"@{tmp_path / 'empty.txt'}", 4)
     with pytest.raises(ValueError, match=r"k a whole number 1\.\.4"):  # a huge k: no list of 10**14 names
         parse_lineup("greedy*99999999999999", 4)

@@ -326,6 +326,9 @@ def test_tournament_strategies_from_a_file_and_repeats_refused(tmp_path, fake_pl
         tournament_setup("balanced,greedy*2,quester", 2, "blood-rage", [])
     with pytest.raises(UsageError, match=r"--strategies: lineup file .*nope.txt'.*No such file"):
         tournament_setup(f"@{tmp_path / 'nope.txt'}", 2, "blood-rage", [])
+    (tmp_path / "empty.txt").write_text("# to fill in\n")
+    with pytest.raises(UsageError, match=r"empty.txt': no strategy names"):  # not 'empty name' (a helper session)
+        tournament_setup(f"@{tmp_path / 'empty.txt'}", 2, "blood-rage", [])
     res = runner.invoke(app, ["run", "--players", "4", "--lineup", "greedy,,balanced,quester", "--games", "4",
                               "--out", str(tmp_path / "o")])
     _one_line_error(res, "an empty name (two commas in a row")
