@@ -52,7 +52,7 @@ def _god_codes(gods: np.ndarray, god_names: list) -> tuple[np.ndarray, np.ndarra
     key = np.zeros(len(g), np.int64)
     for j in range(g.shape[1]):
         key = key * 32 + (g[:, j] + 1)  # a god index is < 31
-    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
     cat = R.gods_strings(g[first], god_names)
     labels = np.asarray(cat.astype(str), dtype=object)  # per distinct row; equal labels merged below
     names, code = np.unique(labels, return_inverse=True)

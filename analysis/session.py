@@ -444,9 +444,6 @@ def tournament_setup(strategies: str, players: int, ruleset: str, options: list[
         names = [s.strip() for s in lineup_text(strategies).split(",")]
     except ValueError as exc:
         raise UsageError(f"--strategies: {exc}") from None
-    if names == [""]:
-        raise UsageError(f"--strategies {strategies!r}: no strategy names; allowed: names separated by commas"
-                         + (" or new lines" if strategies.strip().startswith("@") else ""))
     if any(not n for n in names):
         raise UsageError(f"--strategies {strategies!r}: empty name")
     if any("*" in n for n in names):

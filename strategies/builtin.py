@@ -56,9 +56,12 @@ def resolve(name: str) -> tuple[int, np.ndarray]:
 
 def lineup_text(text: str) -> str:
     """``text`` stripped, or for ``@FILE`` the file's names joined by commas (names separated by
-    commas or new lines, ``#`` comments). Raises ValueError naming the file it cannot read."""
+    commas or new lines, ``#`` comments). Raises ValueError naming the file it cannot read, or
+    when there is no name at all (an empty file, or one of comments only)."""
     src = text.strip()
     if not src.startswith("@"):
+        if not src:
+            raise ValueError(f"lineup {text!r}: no strategy names; allowed: strategy names separated by commas")
         return src
     path = Path(src[1:])
     try:
@@ -68,7 +71,11 @@ def lineup_text(text: str) -> str:
     except UnicodeDecodeError as exc:
         raise ValueError(f"lineup file {str(path)!r}: not UTF-8 text (byte {exc.start}); "
                          f"allowed: strategy names separated by commas or new lines") from None
-    return ",".join(x for line in raw.splitlines() if (x := line.split("#")[0].strip()))
+    names = ",".join(x for line in raw.splitlines() if (x := line.split("#")[0].strip()))
+    if not names:
+        raise ValueError(f"lineup {text!r}: no strategy names; allowed: strategy names separated by commas "
+                         "or new lines")
+    return names
 
 
 def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
@@ -82,9 +89,6 @@ def parse_lineup(text: str, n_players: int, resolver=None) -> list[str]:
     differs from ``n_players`` (naming both counts), a name is unknown or the file is missing.
     """
     src = lineup_text(text)
-    if not src.strip():  # an empty lineup file, or only comments: say so, not "two commas in a row"
-        raise ValueError(f"lineup {text!r}: no strategy names; allowed: strategy names separated by commas"
-                         + (" or new lines" if text.strip().startswith("@") else ""))
     names = []
     for item in (x.strip() for x in src.split(",")):
         if not item:
