@@ -2,7 +2,7 @@
 kernel cache, writes a perf map of every compiled kernel (/tmp/perf-PID.map, which `perf report`
 reads to name JIT code), then plays ``--games`` games on one thread.
 
-    perf record -F 999 -o /tmp/volva.perf python bench/profile.py [--ruleset blood-rage] [--games 30000]
+    perf record -F 999 -o /tmp/volva.perf python bench/perfmap.py [--ruleset blood-rage] [--games 30000]
     perf report -i /tmp/volva.perf --no-children --sort sym --percentage relative \\
         --dsos "$(perf report -i /tmp/volva.perf --sort dso 2>/dev/null | grep -o '\\[JIT\\] tid [0-9]*' | head -1)"
 
