@@ -51,7 +51,8 @@ def _source_hash() -> str:
 class Batches:
     """Plays batches in this process (the default). A task function with two ``stages``
     (``play``, ``finish``: ``fn(*a) == finish(play(*a), *a)``) is pipelined: a thread plays
-    batch k+1 in the engine, which releases the GIL, while this thread reduces batch k."""
+    batch k+1 in the engine, which releases the GIL, while this thread reduces batch k, then
+    plays slices of batch k+1 beside it (``core.threads.join_until``)."""
 
     workers = 0  #: worker processes (0: this process)
 
@@ -79,12 +80,15 @@ def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
+
+    from volva.simulator.core.threads import join_until, leave_a_place
     play, finish = stages
     threads = numba.get_num_threads()  # numba's thread count is per thread: carry --threads over
 
     def ahead(t: tuple):
         numba.set_num_threads(threads)
-        return play(*shared, *t)
+        with leave_a_place():  # for this thread once it has reduced (join_until below)
+            return play(*shared, *t)
 
     pool = ThreadPoolExecutor(1, thread_name_prefix="volva-engine")
     todo = iter(tasks)
@@ -92,6 +96,8 @@ def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator
         t = next(todo, None)
         nxt = pool.submit(ahead, t) if t is not None else None
         while t is not None:
+            if threads > 1:
+                join_until(nxt)
             outs = nxt.result()
             following = next(todo, None)
             nxt = pool.submit(ahead, following) if following is not None else None

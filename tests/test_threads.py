@@ -137,3 +137,75 @@ def test_play_in_blocks_copies_each_game_of_each_block_to_its_row():
     assert (out.glory[:, :, 0] == np.arange(G)[:, None] * 10 + np.arange(P)).all()
     assert (out.glory[:, :, 1:] == 0).all() and (out.fired[:, 5] == np.arange(G) % 7).all()
     assert (out.picks == -1).all() and (out.uses == -1).all() and (out.rank == 0).all()
+
+
+def _opened_spread(n, play, finished=()):
+    """spread(n, play) on two numba threads under leave_a_place, in a thread of its own: (the
+    future of (its thread's name, len(finished) when spread returned), the pool)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from volva.simulator.core.threads import leave_a_place
+
+    def owner():
+        numba.set_num_threads(2)
+        with leave_a_place():
+            spread(n, play)
+        return threading.current_thread().name, len(finished)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="owner")
+    return pool.submit(owner), pool
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
+def test_a_joiner_takes_the_place_left_and_the_owner_waits_for_its_last_slice():
+    """The pipeline's main thread joins the engine's slices once it has reduced (join_until): under
+    leave_a_place the owner starts no helper, the joiner plays slices beside it, every slice once,
+    and the owner returns only after the joiner's last slice is written, so a batch is never
+    handed on with games missing."""
+    from volva.simulator.core.threads import join_until
+
+    calls, names, finished = [], set(), []
+    lock = threading.Lock()
+
+    def play(lo, hi):
+        with lock:
+            calls.append((lo, hi))
+            names.add(threading.current_thread().name)
+        time.sleep(0.02 if threading.current_thread() is threading.main_thread() else 0.005)
+        with lock:
+            finished.append((lo, hi))
+
+    done, pool = _opened_spread(1000, play, finished)
+    time.sleep(0.03)  # the owner plays alone first (as while this thread reduces)
+    join_until(done)
+    owner, n_done = done.result()  # n_done: slices written when the owner's spread returned
+    pool.shutdown()
+    assert sorted(calls) == slices(1000, 2, 8) and n_done == len(calls)
+    assert names == {owner, threading.main_thread().name}  # the owner and the joiner, no pool helper
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
+def test_an_error_in_a_joined_slice_reaches_the_owner():
+    """A slice that fails on the joining thread fails the owner's spread (and so the batch), and
+    join_until returns once the owner is done."""
+    from volva.simulator.core.threads import join_until
+
+    def play(lo, hi):
+        if threading.current_thread() is threading.main_thread():
+            raise ValueError(f"joined slice {lo}")
+        time.sleep(0.005)
+
+    done, pool = _opened_spread(1000, play)
+    join_until(done)
+    with pytest.raises(ValueError, match="joined slice"):
+        done.result()
+    pool.shutdown()
+
+
+def test_join_until_returns_at_once_for_a_done_future():
+    from concurrent.futures import Future
+
+    from volva.simulator.core.threads import join_until
+    f = Future()
+    f.set_result(1)
+    join_until(f)
+    assert f.result() == 1

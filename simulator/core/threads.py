@@ -10,13 +10,16 @@ The thread count is numba's (``numba.get_num_threads()`` of the calling thread, 
 ``--threads`` and ``numba.set_num_threads`` keep their meaning). Slices are handed out in
 order from a shared queue, several per thread and shorter as the batch runs out, so a thread
 that drew short games takes more and the threads finish together.
-Python runs once per slice (a few dozen per batch), never per game.
+Python runs once per slice (a few dozen per batch), never per game. A thread with nothing else
+to do may join a spread's slices (``leave_a_place`` / ``join_until``: the pipeline's main thread
+once it has reduced the last batch); the spread returns only when every slice taken is written.
 """
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numba
 
@@ -87,44 +90,117 @@ def spread_calls(calls: list[Callable[[], object]]) -> list:
     return out
 
 
-def _share(threads: int, items, run: Callable, one_numba_thread: bool = False) -> None:
-    """``run(item)`` for every item, taken in order from a shared queue by ``threads`` threads
-    (the caller and pool helpers). With ``one_numba_thread`` each thread sees numba's thread count
-    as 1 while it runs (restored after). The first exception (the caller's first) is raised once
-    every thread has stopped taking items."""
-    queue = iter(items)
-    take = threading.Lock()
-    stop = threading.Event()
+class _Share:
+    """Items taken in order from one queue by the threads that work on it; ``busy`` counts the
+    items being run, so the owner can wait for a joiner's last one."""
 
-    def worker() -> None:
+    def __init__(self, items, run: Callable, one_numba_thread: bool):
+        self.queue = iter(items)
+        self.run = run
+        self.one_numba_thread = one_numba_thread
+        self.lock = threading.Condition()
+        self.busy = 0
+        self.error: BaseException | None = None  #: the first item's error (no item is taken after it)
+
+    def work(self) -> None:
+        """Run items until none is left or one has failed (its error is kept in ``error``)."""
         before = numba.get_num_threads()
-        if one_numba_thread:
+        if self.one_numba_thread:
             numba.set_num_threads(1)  # this thread's count: an item plays its games here, not spread again
         try:
-            while not stop.is_set():
-                with take:
-                    nxt = next(queue, None)
-                if nxt is None:
-                    return
+            while True:
+                with self.lock:
+                    nxt = None if self.error is not None else next(self.queue, None)
+                    if nxt is None:
+                        return
+                    self.busy += 1
                 try:
-                    run(nxt)
-                except BaseException:
-                    stop.set()
-                    raise
+                    self.run(nxt)
+                except BaseException as exc:  # noqa: BLE001 - kept, raised by the owner
+                    with self.lock:
+                        self.error = self.error or exc
+                finally:
+                    with self.lock:
+                        self.busy -= 1
+                        self.lock.notify_all()
         finally:
-            if one_numba_thread:
+            if self.one_numba_thread:
                 numba.set_num_threads(before)
 
-    helpers = [_executor().submit(worker) for _ in range(threads - 1)]
-    error = None
+    def idle(self) -> None:
+        """Wait until no thread is running an item."""
+        with self.lock:
+            while self.busy:
+                self.lock.wait()
+
+
+# A pipelined run (analysis.cluster) reduces batch k on its main thread while the engine plays
+# batch k+1. With --threads T the engine starts T - 2 helpers beside its own thread
+# (``leave_a_place``) and the main thread, once it has reduced, joins the open slices
+# (``join_until``): T threads run at any time, never T + 1. One more runnable thread than cores
+# cost the two-thread study a tenth of its rate, the threads evicting each other's caches.
+_open: list[_Share] = []
+_open_changed = threading.Condition()
+_local = threading.local()
+
+
+@contextmanager
+def leave_a_place():
+    """Within the block, this thread's spreads start one helper fewer and let a thread calling
+    :func:`join_until` take that place."""
+    before = getattr(_local, "spare", 0)
+    _local.spare = 1
     try:
-        worker()
-    except BaseException as exc:  # noqa: BLE001 - re-raised below, after the helpers stopped
-        error = exc
-    for f in helpers:
-        try:
+        yield
+    finally:
+        _local.spare = before
+
+
+def join_until(done: Future) -> None:
+    """Work on the slices of the spreads opened under :func:`leave_a_place` until ``done`` is
+    done (slices, not whole batches: the thread that opened a spread still returns its result)."""
+    wake = lambda _f: _notify()  # noqa: E731
+    done.add_done_callback(wake)
+    while True:
+        with _open_changed:
+            while not _open and not done.done():
+                _open_changed.wait()
+            if done.done():
+                return
+            share = _open[-1]
+        share.work()
+        with _open_changed:  # a share with nothing left to take stays listed until its owner closes it
+            while _open and _open[-1] is share and not done.done():
+                _open_changed.wait()
+
+
+def _notify() -> None:
+    with _open_changed:
+        _open_changed.notify_all()
+
+
+def _share(threads: int, items, run: Callable, one_numba_thread: bool = False) -> None:
+    """``run(item)`` for every item, taken in order from a shared queue by ``threads`` threads
+    (the caller and pool helpers; under :func:`leave_a_place`, one helper fewer and room for a
+    joiner). With ``one_numba_thread`` each thread sees numba's thread count as 1 while it runs
+    (restored after). The first exception is raised once every thread has stopped taking items
+    and none is running one."""
+    share = _Share(items, run, one_numba_thread)
+    spare = min(getattr(_local, "spare", 0), threads - 1)
+    if spare:
+        with _open_changed:
+            _open.append(share)
+            _open_changed.notify_all()
+    helpers = [_executor().submit(share.work) for _ in range(threads - 1 - spare)]
+    try:
+        share.work()
+    finally:
+        if spare:
+            with _open_changed:
+                _open.remove(share)
+                _open_changed.notify_all()
+        for f in helpers:
             f.result()
-        except BaseException as exc:  # noqa: BLE001 - the first one wins
-            error = error or exc
-    if error is not None:
-        raise error
+        share.idle()
+    if share.error is not None:
+        raise share.error
