@@ -139,8 +139,7 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     """The draft, drafted_gods and use tables (from the picks and uses arrays) into ``t``; ``rows``
     turns a per-seat field into clan rows. The loop is :func:`analysis.kernels.card_rows_nb`."""
     from volva.analysis.kernels import card_rows_nb, god_pair_nb
-    c_names, c_inv = np.unique(np.asarray(list(rs.card_names), dtype=object), return_inverse=True)
-    c_inv = c_inv.reshape(-1).astype(np.int64)
+    c_names, c_inv, card_god = R.of_ruleset(rs, "card_codes", _card_codes)
     C, V = len(c_names), len(c_inv)
     s_code, s_names = strat
     NS = len(s_names)
@@ -152,9 +151,6 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     clans = np.stack([block, vals["w"], vals["g"], s_code], axis=1)
     picks = rows(lambda b: b.picks)  # the engine's dtype: the kernels take any integer
     if (picks >= 0).any():
-        cg = R.card_gods(rs)
-        names = {nm: i for i, nm in enumerate(E.CARD_GOD_NAMES)}
-        card_god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in rs.card_names], np.int64)
         pair = np.empty(len(picks), np.int64)
         god_pair_nb(picks.reshape(len(picks), -1), card_god, len(E.CARD_GOD_NAMES), pair)
         t["drafted_gods"] = S._grouped("drafted_gods", [strat, S.god_pair_ranked(pair)], gv, block)
@@ -169,19 +165,39 @@ def _card_tables(t: dict, rows, rs, strat, vals, block, gv) -> None:
     uses = rows(lambda b: b.uses)
     if not (uses >= 0).any():
         return
-    code = np.arange(V * 16, dtype=np.int64)  # every value a use slot can hold: card * 16 + age * 4 + use
+    u_names, lut = R.of_ruleset(rs, "use_lut", _use_lut)
+    U = len(u_names)
+    out = np.zeros((NS * 4 * C * U, 13), np.int64)
+    card_rows_nb(uses, lut[None], np.zeros((uses.shape[1], 2), np.int64), clans, tot, 4 * C * U, out)
+    t["use"] = S.card_table("use", out, s_names, c_names, u_names)
+
+
+def _card_codes(rs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted card names, int64[V] each card index's code into them, int64[V] each card index's
+    god in E.CARD_GOD_NAMES, -1 none): by name through records.card_gods, as the frames are."""
+    c_names, c_inv = np.unique(np.asarray(list(rs.card_names), dtype=object), return_inverse=True)
+    cg = R.card_gods(rs)
+    names = {nm: i for i, nm in enumerate(E.CARD_GOD_NAMES)}
+    card_god = np.array([names.get(str(cg.get(x, "")).lower(), -1) for x in rs.card_names], np.int64)
+    return c_names, c_inv.reshape(-1).astype(np.int64), card_god
+
+
+def _use_lut(rs) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted use names, 'played' among them; int64[V * 16, 2] card_rows_nb's lut of every value
+    a use slot can hold, card * 16 + age * 4 + use: the part (age, card, use) and the part of its
+    'played' entry, -1 none)."""
+    c_names, c_inv, _ = R.of_ruleset(rs, "card_codes", _card_codes)
+    C, V = len(c_names), len(c_inv)
+    code = np.arange(V * 16, dtype=np.int64)
     cid = code // 16
     age = code // 4 % 4 if getattr(rs, "one_deck", False) else np.asarray(rs.tables.card_age, np.int64)[cid]
     n0 = np.array(sorted(set(E.USE_NAMES)), dtype=object)
     u_names = np.array(sorted(set(n0) | {"played"}), dtype=object)
     use = np.searchsorted(u_names, np.array(E.USE_NAMES, dtype=object))[code % 4]
-    U = len(u_names)
-    part = (age * C + c_inv[cid]) * U
+    part = (age * C + c_inv[cid]) * len(u_names)
     played = np.isin(np.array(E.USE_NAMES, dtype=object)[code % 4], S.PLAYED_USES)
     lut = np.stack([part + use, np.where(played, part + int(np.searchsorted(u_names, "played")), -1)], axis=1)
-    out = np.zeros((NS * 4 * C * U, 13), np.int64)
-    card_rows_nb(uses, lut[None], np.zeros((uses.shape[1], 2), np.int64), clans, tot, 4 * C * U, out)
-    t["use"] = S.card_table("use", out, s_names, c_names, u_names)
+    return u_names, lut
 
 
 def _shape(cr: ClanRows, strat) -> S.Table | None:

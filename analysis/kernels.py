@@ -490,23 +490,43 @@ def god_pair_nb(picks, card_god, NG, code):
     -1 (no god card), g * NG + g (one god) or a * NG + b, a < b: the two gods the clan drafted most
     cards of (ties to the lower god index)."""
     counts = np.zeros(NG, np.int64)
+    if NG <= 8 and picks.shape[1] < 128:  # a byte per god in one int64: no store per pick
+        inc = np.zeros(card_god.shape[0], np.int64)
+        for v in range(card_god.shape[0]):
+            if card_god[v] >= 0:
+                inc[v] = np.int64(1) << (8 * card_god[v])
+        for r in range(picks.shape[0]):
+            packed = np.int64(0)
+            for m in range(picks.shape[1]):
+                v = picks[r, m]
+                if v >= 0:
+                    packed += inc[v]
+            for g in range(NG):
+                counts[g] = (packed >> (8 * g)) & 255
+            code[r] = _top_two(counts, NG)
+        return
     for r in range(picks.shape[0]):
         counts[:] = 0
         for m in range(picks.shape[1]):
             v = picks[r, m]
             if v >= 0 and card_god[v] >= 0:
                 counts[card_god[v]] += 1
-        a = 0
-        for g in range(1, NG):
-            if counts[g] > counts[a]:
-                a = g
-        b = 1 if a == 0 else 0
-        for g in range(NG):
-            if g != a and counts[g] > counts[b]:
-                b = g
-        if counts[a] == 0:
-            code[r] = -1
-        elif counts[b] == 0:
-            code[r] = a * NG + a
-        else:
-            code[r] = min(a, b) * NG + max(a, b)
+        code[r] = _top_two(counts, NG)
+
+
+@njit(cache=True, inline="always")
+def _top_two(counts, NG):
+    """god_pair_nb's code of one clan's god counts."""
+    a = 0
+    for g in range(1, NG):
+        if counts[g] > counts[a]:
+            a = g
+    b = 1 if a == 0 else 0
+    for g in range(NG):
+        if g != a and counts[g] > counts[b]:
+            b = g
+    if counts[a] == 0:
+        return -1
+    if counts[b] == 0:
+        return a * NG + a
+    return min(a, b) * NG + max(a, b)

@@ -255,6 +255,22 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
     })
 
 
+_last_ruleset: list = [None, {}]  #: the last rule set of_ruleset saw, and what it derived from it
+
+
+def of_ruleset(ruleset, name: str, make):
+    """``make(ruleset)``, made once while the same rule set object comes back (a run reduces
+    every batch with one: card labels and lookup tables are not rebuilt per batch). The value is
+    shared: callers must not change it."""
+    held, made = _last_ruleset
+    if held is not ruleset:
+        made = {}
+        _last_ruleset[:] = [ruleset, made]
+    if name not in made:
+        made[name] = make(ruleset)
+    return made[name]
+
+
 def card_info(ruleset) -> dict[str, dict]:
     """Card name -> {"type", "god" ('' none), "value"} as the report shows them, written into the
     run's statistics so a report never loads a rule set. A name in several ages with different

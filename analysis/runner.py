@@ -65,8 +65,8 @@ def reduce_batch_outs(outs: list, rs, points: np.ndarray | None, rows: bool = Tr
     straight from the engine's arrays) and, with ``rows``, its row frames, sorted by (game_id,
     seat) whatever the rotation (without: empty frames; without ``plays``: no plays frame)."""
     st = batch_stats(outs, rs, points)
-    st.cards = R.card_info(rs)  # what the report shows of each card (it never loads a rule set)
-    st.game = R.game_info(rs)
+    st.cards = R.of_ruleset(rs, "card_info", R.card_info)  # what the report shows of each card (it never loads a rule set)
+    st.game = R.of_ruleset(rs, "game_info", R.game_info)
     if not rows:
         return Frames(pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), st)
     cp = [R.clans_frame(b, ids, seeds, rs.name, names, rs.god_names, getattr(rs, "group_names", None))

@@ -104,7 +104,8 @@ def test_grouping_by_counting_equals_sorting():
     assert all(np.array_equal(fast[k], slow[k]) for k in S.BLOCK_SUMS) and fast["c_G"].sum() > 300
 
 
-def test_god_pair_kernel_equals_the_sorting_reference():
+@pytest.mark.parametrize("slots", [9, 130])  # a byte per god in one int64; more picks than a byte counts
+def test_god_pair_kernel_equals_the_sorting_reference(slots):
     """analysis.kernels.god_pair_nb (a clan's two most-drafted gods, ties to the lower god, from
     its picks) gives suffstats.god_pair_codes of the per-god counts, ties and god-less cards included."""
     from volva.analysis import suffstats as S
@@ -113,7 +114,7 @@ def test_god_pair_kernel_equals_the_sorting_reference():
     NG = len(E.CARD_GOD_NAMES)
     rng = np.random.default_rng(5)
     card_god = rng.integers(-1, NG, 40)  # 40 card ids, some with no god
-    picks = rng.integers(-1, 40, (3000, 9)).astype(np.int16)
+    picks = rng.integers(-1, 40, (3000, slots)).astype(np.int16)
     picks[:50] = -1  # clans with no pick
     picks[50:80, 1:] = -1  # one card each
     code = np.empty(len(picks), np.int64)

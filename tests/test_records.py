@@ -143,3 +143,21 @@ def test_plays_frame_decodes_uses():
     assert (first.game_id, first.seat, first.age, first.card, first.use) == (100, 0, 1, rs.card_names[c], "battle")
     assert first.card_age == rs.tables.card_age[c]
     assert set(df["use"].astype(str)) == {"battle", "upgrade"}
+
+
+def test_of_ruleset_makes_once_per_rule_set_object():
+    """records.of_ruleset (card labels and lookups a run reduces every batch with): made once while
+    the same rule set object comes back, made again for another object, even an equal one."""
+    from volva.analysis.records import of_ruleset
+
+    class Rs:  # a dataclass rule set is unhashable: the cache goes by identity
+        __hash__ = None
+    made = []
+
+    def make(rs):
+        made.append(rs)
+        return len(made)
+    a, b = Rs(), Rs()
+    assert [of_ruleset(a, "k", make), of_ruleset(a, "k", make), of_ruleset(a, "j", make)] == [1, 1, 2]
+    assert of_ruleset(b, "k", make) == 3 and of_ruleset(a, "k", make) == 4
+    assert made == [a, a, b, a]
