@@ -138,3 +138,53 @@ def test_group_moments_kernel_skips_unknown_rows():
     sums = np.zeros((2, 2), np.int64)
     group_sums_nb(np.array([0, 1, 0], np.int64), vals.T.astype(np.int64).copy(), sums)
     assert sums.tolist() == [[6, 8], [3, -4]]
+
+
+def _card_case(rng, sizes, S, M, V, L):
+    """Random clan rows in seed blocks of the given sizes: (raw, lut, slots, clans, totals)."""
+    block = np.repeat(np.arange(len(sizes)), sizes)
+    R = len(block)
+    s_code = rng.integers(0, S, R)
+    w, g = rng.integers(0, 61, R), rng.integers(0, 120, R)
+    raw = rng.integers(-1, V, (R, M)).astype(np.int16)
+    raw[:, 1] = raw[:, 0]  # the same card twice in a clan: one clan of the cell
+    per_s = 12
+    lut = rng.integers(-1, per_s, (L, V, 2))
+    slots = np.stack([rng.integers(0, L, M), rng.integers(0, 9, M)], axis=1).astype(np.int64)
+    clans = np.stack([block, w, g, s_code], axis=1).astype(np.int64)
+    tot = np.zeros((len(sizes), S, 2), np.int64)
+    np.add.at(tot, (block, s_code, 0), 1)
+    np.add.at(tot, (block, s_code, 1), w)
+    return raw, lut, slots, clans, tot, per_s
+
+
+@pytest.mark.parametrize("sizes,tabulated", [([4] * 30, True), ([16, 3, 1, 40, 9, 150, 7], False)])
+def test_card_rows_kernel_equals_the_entry_list_reference(sizes, tabulated):
+    """analysis.kernels.card_rows_nb (a mask of clans per cell and seed block, subset sums by table,
+    or bit by bit for more than 6 clans of a strategy in a block) gives card_sums_nb of the same
+    entries listed one by one: a clan with the same card twice counted once, second ('played')
+    entries, empty slots, lut misses."""
+    from volva.analysis.kernels import card_rows_nb, card_sums_nb
+    rng = np.random.default_rng(11)
+    S = 3
+    raw, lut, slots, clans, tot, per_s = _card_case(rng, sizes, S, M=7, V=9, L=2)
+    got = np.zeros((S * per_s, 13), np.int64)
+    card_rows_nb(raw, lut, slots, clans, tot, per_s, got)
+    entries = [(r, clans[r, 3] * per_s + lut[slots[m, 0], raw[r, m], j], slots[m, 1] if j == 0 else 0)
+               for r in range(len(raw)) for m in range(raw.shape[1]) if raw[r, m] >= 0
+               for j in range(2) if lut[slots[m, 0], raw[r, m], j] >= 0]
+    entries = np.array(entries, np.int64)
+    want = np.zeros_like(got)
+    card_sums_nb(np.arange(len(entries), dtype=np.int64), entries, clans[:, :3].copy(),
+                 tot.reshape(-1, 2), S, per_s, want)
+    assert want[:, 0].sum() == len(entries) > 0 and (want[:, 6] > want[:, 2]).any()  # blocks with n_j > 1 seen
+    assert np.array_equal(got, want)
+    most = tot[:, :, 0].max()  # clans of one strategy in one block: the table's 6, or more (bit by bit)
+    assert (most <= 6) == tabulated and most <= 62
+
+
+def test_card_rows_kernel_refuses_a_block_past_its_mask():
+    from volva.analysis.kernels import card_rows_nb
+    raw, lut, slots, clans, tot, per_s = _card_case(np.random.default_rng(2), [70], 1, M=3, V=4, L=1)
+    with pytest.raises(ValueError, match="more than 62 clans"):
+        card_rows_nb(raw, lut, slots, clans, tot, per_s, np.zeros((per_s, 13), np.int64))
