@@ -105,34 +105,25 @@ def batch_stats(outs: list, rs, points: np.ndarray | None) -> S.Stats:
     order = cr.order
     seat = np.tile(np.arange(P, dtype=np.int64), n // P)
     npl = np.full(n, P, np.int64)
+    g = src.sum(axis=1)
     lv = rows(lambda b: np.asarray(b.stats, np.int64)) + 1
     legendary = (lv >= 4).sum(axis=1).astype(np.int64)
 
-    # every summed column, written once into one matrix that each table's sums read in place
-    K = len(S.SOURCES)
-    names = ["n", "w", "g", "g2", "figs", "legendary", "tied", "tied_w"] + \
-        [f"s_{x}" for x in S.SOURCES] + [f"q_{x}" for x in S.SOURCES]
-    mat = np.empty((len(names), n), np.int64)
-    mat[0] = 1
-    mat[1] = w
-    src.sum(axis=1, out=mat[2])
-    np.multiply(mat[2], mat[2], out=mat[3])
-    mat[4] = rows(lambda b: b.board_rag)
-    mat[5] = legendary
+    vals = {"n": np.ones(n, np.int64), "w": w, "g": g, "g2": g * g}
     tied = (w > 0) & (w < S.WIN_UNIT)
-    mat[6] = tied
-    np.multiply(w, tied, out=mat[7])
-    mat[8:8 + K] = src.T
-    np.multiply(mat[8:8 + K], mat[8:8 + K], out=mat[8 + K:])
-    cv = S.Columns(mat, names)
-    vals = cv.subset(["n", "w", "g", "g2"])
+    cv = dict(vals, figs=rows(lambda b: np.asarray(b.board_rag, np.int64)), legendary=legendary,
+              tied=tied.astype(np.int64), tied_w=np.where(tied, w, 0))
+    by_src = np.ascontiguousarray(src.T)  # a contiguous row per source: _grouped copies them fast
+    sq = by_src * by_src
+    for i, name in enumerate(S.SOURCES):
+        cv[f"s_{name}"], cv[f"q_{name}"] = by_src[i], sq[i]
     strat = (s_code, s_names)
     t = {"clans": S._grouped("clans", [S._ints(npl), S._ints(seat), strat], cv)}
     levels = _ranked(lv[:, 0] * 100 + lv[:, 1] * 10 + lv[:, 2], lambda x: f"R{x // 100} A{x // 10 % 10} H{x % 10}")
     t["levels"] = S._grouped("levels", [strat, levels, S._ints(legendary)], vals, block)
     t["paths"] = S._grouped("paths", [strat, _path_prefix(rows(lambda b: b.path[..., :3]))], vals, block)
     gods = _god_codes(rows(lambda b: np.repeat(np.asarray(b.gods)[:, None], P, axis=1)), rs.god_names or [])
-    gv = cv.subset(["n", "w", "g", "g2"] + [f"s_{x}" for x in S.SOURCES])
+    gv = dict(vals, **{f"s_{s}": cv[f"s_{s}"] for s in S.SOURCES})
     t["gods"] = S._grouped("gods", [strat, gods], gv, block)
     _card_tables(t, rows, rs, strat, vals, block, gv)
     t["blocks"] = S._blocks_table(npl, seat, s_code, s_names, block, w)

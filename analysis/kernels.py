@@ -484,14 +484,14 @@ def _paired_flush(out, acc, touched, nt, tot, V, per_s):
 
 
 @njit(cache=True, nogil=True)
-def group_sums_nb(inv, vals, cols, out):
-    """Integer sums per group: out[inv[r], j] += vals[cols[j], r] (inv: int64[R] group index per
-    row; vals: int64[V, R], one row per column; cols: int64[K] the rows summed; out: int64[G, K],
-    zeros). One pass where ``np.bincount`` takes one per column."""
+def group_sums_nb(inv, vals, out):
+    """Integer sums per group: out[inv[r], j] += vals[j, r] (inv: int64[R] group index per row;
+    vals: int64[V, R], one row per summed column; out: int64[G, V], zeros). One pass where ``np.bincount``
+    takes one per column."""
     for r in range(inv.shape[0]):
         g = inv[r]
-        for j in range(cols.shape[0]):
-            out[g, j] += vals[cols[j], r]
+        for j in range(vals.shape[0]):
+            out[g, j] += vals[j, r]
 
 
 @njit(cache=True, nogil=True)

@@ -358,20 +358,6 @@ def _block_sums(inv: np.ndarray, n_groups: int, block: np.ndarray, w: np.ndarray
             "c_WW": np.rint(s(W * W)).astype(np.int64), "c_WT": np.rint(s(W * T)).astype(np.int64)}
 
 
-class Columns(dict):
-    """Value columns (name -> int64[R]) that are rows of one int64[V, R] ``matrix``: :func:`_grouped`
-    sums them in place, where it copies the columns of a plain dict into a matrix per table."""
-
-    def __init__(self, matrix: np.ndarray, names: list[str], row: dict | None = None):
-        row = row if row is not None else {n: i for i, n in enumerate(names)}
-        super().__init__((n, matrix[row[n]]) for n in names)
-        self.matrix, self.row = matrix, row
-
-    def subset(self, names: list[str]) -> Columns:
-        """The columns ``names`` of this matrix."""
-        return Columns(self.matrix, names, self.row)
-
-
 def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = None) -> Table:
     """Table ``name``: sums of ``values`` (int64 arrays) per distinct combination of ``keys``,
     each (codes, labels) with labels None for an integer key (codes are the values); with
@@ -395,14 +381,11 @@ def _grouped(name: str, keys: list, values: dict, block: np.ndarray | None = Non
     ints = [v for v in SUMS[name] if v not in per_group and np.asarray(values[v]).dtype.kind in "biu"]
     if ints:  # integer columns: one compiled pass (exact), where bincount takes one per column
         from volva.analysis.kernels import group_sums_nb
-        if isinstance(values, Columns):
-            mat, cols = values.matrix, np.array([values.row[v] for v in ints], np.int64)
-        else:
-            mat, cols = np.empty((len(ints), len(inv)), np.int64), np.arange(len(ints), dtype=np.int64)
-            for j, vname in enumerate(ints):
-                mat[j] = values[vname]
+        mat = np.empty((len(ints), len(inv)), np.int64)
+        for j, vname in enumerate(ints):
+            mat[j] = values[vname]
         sums = np.zeros((len(uniq), len(ints)), np.int64)
-        group_sums_nb(np.asarray(inv, np.int64), mat, cols, sums)
+        group_sums_nb(np.asarray(inv, np.int64), mat, sums)
         per_group = dict(per_group, **{vname: sums[:, j] for j, vname in enumerate(ints)})
     for vname in SUMS[name]:
         if vname in per_group:
