@@ -255,17 +255,20 @@ def plays_frame(batch: BatchOut, game_ids: np.ndarray, ruleset) -> pd.DataFrame:
     })
 
 
-_last_ruleset: list = [None, {}]  #: the last rule set of_ruleset saw, and what it derived from it
+_held: tuple = ()  #: ((rule set, {name: value}), ...): the last rule sets of_ruleset saw, newest first
 
 
 def of_ruleset(ruleset, name: str, make):
     """``make(ruleset)``, made once while the same rule set object comes back (a run reduces
-    every batch with one: card labels and lookup tables are not rebuilt per batch). The value is
-    shared: callers must not change it."""
-    held, made = _last_ruleset
-    if held is not ruleset:
+    every batch with one, a compare with two: card labels and lookup tables are not rebuilt per
+    batch). Keeps the last four rule sets; safe across threads (the list is replaced whole, never
+    changed in place). The value is shared: callers must not change it."""
+    global _held
+    held = _held
+    made = next((m for r, m in held if r is ruleset), None)
+    if made is None:
         made = {}
-        _last_ruleset[:] = [ruleset, made]
+        _held = ((ruleset, made),) + held[:3]
     if name not in made:
         made[name] = make(ruleset)
     return made[name]

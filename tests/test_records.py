@@ -146,8 +146,9 @@ def test_plays_frame_decodes_uses():
 
 
 def test_of_ruleset_makes_once_per_rule_set_object():
-    """records.of_ruleset (card labels and lookups a run reduces every batch with): made once while
-    the same rule set object comes back, made again for another object, even an equal one."""
+    """records.of_ruleset (card labels and lookups a run reduces every batch with): made once per
+    rule set object, even with two alternating (a compare's arms), made again for another object,
+    even an equal one, and the oldest of more than four dropped."""
     from volva.analysis.records import of_ruleset
 
     class Rs:  # a dataclass rule set is unhashable: the cache goes by identity
@@ -159,5 +160,8 @@ def test_of_ruleset_makes_once_per_rule_set_object():
         return len(made)
     a, b = Rs(), Rs()
     assert [of_ruleset(a, "k", make), of_ruleset(a, "k", make), of_ruleset(a, "j", make)] == [1, 1, 2]
-    assert of_ruleset(b, "k", make) == 3 and of_ruleset(a, "k", make) == 4
-    assert made == [a, a, b, a]
+    assert [of_ruleset(b, "k", make), of_ruleset(a, "k", make), of_ruleset(b, "k", make)] == [3, 1, 3]
+    others = [Rs() for _ in range(4)]
+    for o in others:
+        of_ruleset(o, "k", make)
+    assert of_ruleset(a, "k", make) == 8 and made == [a, a, b, *others, a]  # a was the oldest: made again
