@@ -58,7 +58,7 @@ class Batches:
 
     def map(self, fn: Callable, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
         """``fn(*shared, *task)`` for each task, in order (lazily: a consumer that stops early
-        starts no further batch; the one already playing is let finish)."""
+        starts no further batch; the one already playing stops at its next slice)."""
         stages = getattr(fn, "stages", None)
         if stages is None:
             for t in tasks:
@@ -76,7 +76,9 @@ class Batches:
 
 def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator:
     """``finish(play(*a), *a)`` per task, ``play`` one task ahead in a second thread. ``tasks`` is
-    read lazily (a run of 10**12 games has 10**8 batches: no list of them)."""
+    read lazily (a run of 10**12 games has 10**8 batches: no list of them). A consumer that stops
+    (an early decision, an interrupt) leaves the batch ahead unread: it stops between slices."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -84,10 +86,11 @@ def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator
     from volva.simulator.core.threads import join_until, leave_a_place
     play, finish = stages
     threads = numba.get_num_threads()  # numba's thread count is per thread: carry --threads over
+    stop = threading.Event()
 
     def ahead(t: tuple):
         numba.set_num_threads(threads)
-        with leave_a_place():  # for this thread once it has reduced (join_until below)
+        with leave_a_place(stop):  # a place for this thread once it has reduced (join_until below)
             return play(*shared, *t)
 
     pool = ThreadPoolExecutor(1, thread_name_prefix="volva-engine")
@@ -103,7 +106,8 @@ def _pipelined(stages: tuple, shared: tuple, tasks: Iterable[tuple]) -> Iterator
             nxt = pool.submit(ahead, following) if following is not None else None
             yield finish(outs, *shared, *t)
             t = following
-    finally:
+    finally:  # the consumer is done (or gone): a batch still playing stops at its next slice
+        stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -223,7 +224,6 @@ def test_the_pipeline_keeps_order_threads_and_errors():
     it = Batches().map(_whole, (log,), [(k,) for k in range(10)])
     assert next(it) == (0, numba.get_num_threads())
     it.close()
-    import time
     time.sleep(0.2)
     assert log in ([0, 1], [0]), log
 
@@ -256,3 +256,54 @@ def test_batches_read_their_tasks_lazily():
         res = Batches().map(fn, (3,), stream())
         assert list(itertools.islice(res, 5)) == [1, 4, 7, 10, 13]
         res.close()
+
+
+def _slow_play(log, t):
+    """A pipeline's play stage: a batch of 400 games of 1 ms each, spread as the engine spreads."""
+    from volva.simulator.core.threads import spread
+
+    def slice_(lo, hi):
+        log.append((t, lo, hi))  # when the slice starts
+        time.sleep(0.001 * (hi - lo))
+    spread(400, slice_, least=10)
+    return t
+
+
+def _slow_finish(outs, log, t):
+    return outs
+
+
+def _slow_whole(log, t):
+    return _slow_finish(_slow_play(log, t), log, t)
+
+
+_slow_whole.stages = (_slow_play, _slow_finish)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_nobody_will_read_stops_between_slices(threads):
+    """A helper session: after `compare --until-decided` decided, the batch already ahead played to
+    its end (2.6 s at --batch-size 25000, on one thread) before the process could exit. When the
+    consumer stops, the batch ahead now takes no further slice (it ends with core.threads.Abandoned,
+    read by nobody), on one thread and on two."""
+    import numba
+
+    from volva.analysis.cluster import Batches
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        log = []
+        it = Batches().map(_slow_whole, (log,), [(k,) for k in range(5)])
+        assert next(it) == 0
+        for _ in range(5000):  # until batch 1 (0.4 s of games on one thread) has started
+            if any(t == 1 for t, _, _ in log):
+                break
+            time.sleep(0.001)
+        it.close()
+        time.sleep(0.8)
+        games = {k: sorted(g for t, lo, hi in log if t == k for g in range(lo, hi)) for k in range(5)}
+        assert games[0] == list(range(400))  # batch 0: every game, once
+        assert 0 < len(games[1]) <= 300, len(games[1])  # batch 1: the slices started by the close
+        assert not any(games[k] for k in range(2, 5))
+    finally:
+        numba.set_num_threads(old)

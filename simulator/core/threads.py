@@ -61,16 +61,17 @@ def spread(n: int, play: Callable[[int, int], None], least: int = 8) -> None:
     the GIL while it plays. The first exception any slice raises is raised here, after the
     threads have stopped taking slices."""
     threads = numba.get_num_threads()
-    if threads == 1:  # one slice: nothing to balance
+    stoppable = getattr(_local, "stop", None) is not None  # a pipeline's batch: slices, so it can stop between them
+    if threads == 1 and not stoppable:  # one slice: nothing to balance
         if n > 0:
             play(0, n)
         return
     todo = slices(n, threads, least)
-    if len(todo) <= 1:
+    if len(todo) <= 1 and not stoppable:
         for lo, hi in todo:
             play(lo, hi)
         return
-    _share(min(threads, len(todo)), todo, lambda s: play(*s))
+    _share(max(1, min(threads, len(todo))), todo, lambda s: play(*s))
 
 
 def spread_calls(calls: list[Callable[[], object]]) -> list:
@@ -90,14 +91,20 @@ def spread_calls(calls: list[Callable[[], object]]) -> list:
     return out
 
 
+class Abandoned(Exception):
+    """A pipeline's batch stopped between slices because nobody will read it (see leave_a_place)."""
+
+
 class _Share:
     """Items taken in order from one queue by the threads that work on it; ``busy`` counts the
-    items being run, so the owner can wait for a joiner's last one."""
+    items being run, so the owner can wait for a joiner's last one. Once ``stop`` is set no item
+    is taken and the owner raises :class:`Abandoned`."""
 
-    def __init__(self, items, run: Callable, one_numba_thread: bool):
+    def __init__(self, items, run: Callable, one_numba_thread: bool, stop: threading.Event | None = None):
         self.queue = iter(items)
         self.run = run
         self.one_numba_thread = one_numba_thread
+        self.stop = stop
         self.lock = threading.Condition()
         self.busy = 0
         self.error: BaseException | None = None  #: the first item's error (no item is taken after it)
@@ -110,6 +117,8 @@ class _Share:
         try:
             while True:
                 with self.lock:
+                    if self.error is None and self.stop is not None and self.stop.is_set():
+                        self.error = Abandoned("the pipeline that asked for this batch has stopped")
                     nxt = None if self.error is not None else next(self.queue, None)
                     if nxt is None:
                         return
@@ -145,15 +154,16 @@ _local = threading.local()
 
 
 @contextmanager
-def leave_a_place():
+def leave_a_place(stop: threading.Event | None = None):
     """Within the block, this thread's spreads start one helper fewer and let a thread calling
-    :func:`join_until` take that place."""
-    before = getattr(_local, "spare", 0)
-    _local.spare = 1
+    :func:`join_until` take that place; once ``stop`` is set they take no further slice and
+    raise :class:`Abandoned` (a batch nobody will read: its pipeline's consumer has gone)."""
+    before = getattr(_local, "spare", 0), getattr(_local, "stop", None)
+    _local.spare, _local.stop = 1, stop
     try:
         yield
     finally:
-        _local.spare = before
+        _local.spare, _local.stop = before
 
 
 def join_until(done: Future) -> None:
@@ -185,7 +195,7 @@ def _share(threads: int, items, run: Callable, one_numba_thread: bool = False) -
     joiner). With ``one_numba_thread`` each thread sees numba's thread count as 1 while it runs
     (restored after). The first exception is raised once every thread has stopped taking items
     and none is running one."""
-    share = _Share(items, run, one_numba_thread)
+    share = _Share(items, run, one_numba_thread, getattr(_local, "stop", None))
     spare = min(getattr(_local, "spare", 0), threads - 1)
     if spare:
         with _open_changed:
