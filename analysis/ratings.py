@@ -59,8 +59,9 @@ def comparisons(clans: pd.DataFrame) -> pd.DataFrame:
 def bradley_terry(comp: pd.DataFrame, anchor: str | None = None, z: float = 1.96) -> pd.DataFrame:
     """Fit the model to :func:`comparisons` output; one row per strategy, best first, columns
     ``RATINGS_COLUMNS`` (elo and its interval in Elo points; comparisons and score: how many
-    comparisons the strategy took part in and its mean score in them). Raises ValueError when
-    fewer than two strategies met or ``anchor`` did not play."""
+    comparisons the strategy took part in and its mean score in them; the interval is NaN when
+    the games are too few to estimate it: one seed, or a clustered variance that cannot be
+    computed). Raises ValueError when fewer than two strategies met or ``anchor`` did not play."""
     import warnings
 
     import statsmodels.api as sm
@@ -95,12 +96,20 @@ def bradley_terry(comp: pd.DataFrame, anchor: str | None = None, z: float = 1.96
     wins = comp["score"].to_numpy(float)
     beta, se = np.zeros(len(free)), np.zeros(len(free))
     if free and len(comp):
+        groups = pd.factorize(comp["seed"])[0]
+        model = sm.GLM(np.column_stack([wins, n - wins]), X, family=sm.families.Binomial())
         with warnings.catch_warnings():  # near-separation: the intervals say it (wide); no library noise
             warnings.simplefilter("ignore")
-            fit = sm.GLM(np.column_stack([wins, n - wins]), X, family=sm.families.Binomial()).fit(
-                cov_type="cluster", cov_kwds={"groups": pd.factorize(comp["seed"])[0]})
+            try:  # a clustered variance needs two seeds at least (a helper session: 1 game divided by zero)
+                if groups.max() < 1:
+                    raise ValueError("one seed")
+                fit = model.fit(cov_type="cluster", cov_kwds={"groups": groups})
+                se = np.sqrt(np.diag(np.asarray(fit.cov_params(), float)))
+                se = np.where(se > 0, se, np.nan)  # a zero variance from two seeds fitted exactly: no information
+            except (ValueError, ZeroDivisionError, np.linalg.LinAlgError):  # too few games: ratings, no intervals
+                fit = model.fit()
+                se = np.full(len(free), np.nan)
         beta = np.asarray(fit.params, float)
-        se = np.sqrt(np.diag(np.asarray(fit.cov_params(), float)))
     out = []
     for name in names:
         if name in unbounded:

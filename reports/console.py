@@ -145,6 +145,8 @@ def ratings_table(rat):
         return "0" if text in ("+0", "-0") else text
     for i, r in rat.iterrows():
         ci = "anchor" if r.anchor else f"{pts(r.ci_low)} to {pts(r.ci_high)}"
+        if not r.anchor and np.isnan(r.ci_low) and np.isfinite(r.elo):
+            ci = "— (too few games)"
         if np.isinf(r.elo):
             ci = f"none: {'above' if r.elo > 0 else 'below'} every opponent every time"
         t.add_row(str(i + 1), r.strategy, "0" if r.anchor else pts(r.elo), ci, f"{r.score:.3f}", f"{int(r.comparisons):,}")

@@ -96,3 +96,22 @@ def test_ratings_table_writes_a_rating_that_rounds_to_zero_as_0_not_minus_0():
     con.print(ratings_table(rat))
     row = next(line for line in con.export_text().splitlines() if "balanced" in line)
     assert "-0" not in row.replace("-12", "") and " 0 " in row and "-12 to 0" in row, row
+
+
+@pytest.mark.parametrize("seeds", [[5], [5, 6]])
+def test_too_few_games_give_ratings_without_intervals(seeds):
+    """A helper session: `volva tournament --games 1` crashed dividing by zero (a clustered variance
+    from one seed), and `--games 2` failed inside statsmodels. One seed, or two fitted exactly (a
+    zero variance), give the ratings with NaN intervals, which the console shows as too few games."""
+    from rich.console import Console
+
+    from volva.reports.console import ratings_table
+    comp = pd.DataFrame({"a": ["greedy"] * len(seeds), "b": ["thor-warlord"] * len(seeds), "n": 2,
+                         "score": 1.0, "seed": seeds})
+    rat = bradley_terry(comp).set_index("strategy")
+    assert rat.loc["thor-warlord", "elo"] == pytest.approx(0) and rat.loc["greedy", "anchor"]
+    assert rat[["ci_low", "ci_high"]].isna().all().all()
+    con = Console(width=200, record=True)
+    con.print(ratings_table(rat.reset_index()))
+    row = next(line for line in con.export_text().splitlines() if "thor-warlord" in line)
+    assert "too few games" in row and "nan" not in row, row
