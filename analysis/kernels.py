@@ -275,10 +275,7 @@ def card_rows_nb(raw, lut, slots, clans, totals, per_s, out):
                     dlut[i, v, j] = dense[p]
     S = out.shape[0] // per_s
     cell = np.zeros((S * nd, 14), np.int64)  # out's 13 columns, then the clans' mask in the block
-    ok = _card_masks(raw, dlut, slots, clans, totals, nd, cell, np.empty(S * nd, np.int64),
-                     np.zeros(S, np.int64), np.zeros((S, _MASK_BITS), np.int64),
-                     np.zeros((S, 1 << _TABULATED, 4), np.int64))
-    if not ok:
+    if not _card_masks(raw, dlut, slots, clans, totals, nd, cell):
         raise ValueError("card_rows_nb: a seed block has more than 62 clans of one strategy")
     for s in range(S):
         for k in range(nd):
@@ -291,11 +288,15 @@ _MASK_BITS = 62  #: clans of one strategy in a seed block card_rows_nb can tell 
 _TABULATED = 6  #: up to this many of them, a block's subset sums are tabulated (2**6 masks); more are summed bit by bit
 
 
-@njit(cache=True, nogil=True, _nrt=False)  # no reference count per entry on the views of cell
-def _card_masks(raw, dlut, slots, clans, totals, nd, cell, touched, members_of, members, table):
-    """card_rows_nb's loop over seed blocks; False if a block has too many clans of a strategy.
-    touched: int64[S * nd] the block's cells; members_of: int64[S] and members: int64[S, 62] the
-    block's clan rows of each strategy; table: int64[S, 2**_TABULATED, 4] (n, w, g, g2) per mask."""
+@njit(cache=True, nogil=True)
+def _card_masks(raw, dlut, slots, clans, totals, nd, cell):
+    """card_rows_nb's loop over seed blocks (cell: int64[S * nd, 14]); False if a block has too
+    many clans of a strategy."""
+    S = cell.shape[0] // nd
+    touched = np.empty(S * nd, np.int64)  # the block's cells
+    members_of = np.zeros(S, np.int64)  # the block's clans of each strategy, and their rows
+    members = np.zeros((S, _MASK_BITS), np.int64)
+    table = np.zeros((S, 1 << _TABULATED, 4), np.int64)  # (n, w, g, g2) of each mask of them
     R = raw.shape[0]
     r0 = 0
     while r0 < R:
